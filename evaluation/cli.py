@@ -1,4 +1,4 @@
-"""The ``hiddendeck`` command: demo, bench, play."""
+"""The ``hiddendeck`` command: demo, bench, play (and train, once training lands)."""
 
 from __future__ import annotations
 
@@ -40,6 +40,16 @@ def cmd_demo(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    from .play import play
+
+    params = _params(args.param)
+    if args.players is not None:
+        params["num_players"] = args.players
+    play(args.game, args.seat, opponents=args.opponents, seed=args.seed, **params)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hiddendeck", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -56,6 +66,15 @@ def main(argv: list[str] | None = None) -> int:
     demo.add_argument("--games", type=int, default=10_000)
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(run=cmd_demo)
+
+    play = sub.add_parser("play", help="play one seat yourself at the terminal")
+    play.add_argument("game", choices=list(envs.registry))
+    play.add_argument("--seat", type=int, default=0)
+    play.add_argument("--players", type=int, default=None)
+    play.add_argument("--opponents", default="heuristic", help="random or heuristic")
+    play.add_argument("--param", action="append", metavar="NAME=VALUE", help="a game parameter")
+    play.add_argument("--seed", type=int, default=0)
+    play.set_defaults(run=cmd_play)
 
     args = parser.parse_args(argv)
     try:
