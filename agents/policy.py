@@ -1,0 +1,86 @@
+"""The one interface through which training, evaluation and play choose actions.
+
+A policy is batched: it gets the observations and legal-action masks of many pending decisions
+(possibly of different seats in different games) and returns one action per row. It may read the
+game's spec and parameters (given at construction) to decode named observation pieces.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.engine import PARALLEL_THRESHOLD
+from envs.core.jit import kernel, njit, parallel_kernel, prange
+from envs.core.rng import game_key, next_u64
+
+
+class Policy:
+    """Base class: ``act(observation [N, D] float32, action_mask [N, A] bool) -> [N] int64``."""
+
+    name = "policy"
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+_RNG_DTYPE = np.dtype([("rng_key", np.uint64), ("rng_counter", np.uint64)])
+
+
+@kernel
+def sample_legal(rng, mask_row):
+    """A uniform legal action, or -1 if none is legal."""
+    count = 0
+    for a in range(mask_row.shape[0]):
+        count += mask_row[a]
+    if count == 0:
+        return -1
+    k = np.int64((next_u64(rng) >> np.uint64(11)) % np.uint64(count))
+    for a in range(mask_row.shape[0]):
+        if mask_row[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@kernel
+def _sample_rows(rng, k, mask, out):
+    """Stream k draws for block k of the rows, so results do not depend on the thread count."""
+    per = (mask.shape[0] + rng.shape[0] - 1) // rng.shape[0]
+    for b in range(k * per, min((k + 1) * per, mask.shape[0])):
+        out[b] = sample_legal(rng[k], mask[b])
+
+
+@njit
+def _sample_serial(rng, mask, out):
+    for k in range(rng.shape[0]):
+        _sample_rows(rng, k, mask, out)
+
+
+@parallel_kernel
+def _sample_parallel(rng, mask, out):
+    for k in prange(rng.shape[0]):
+        _sample_rows(rng, k, mask, out)
+
+
+class RandomPolicy(Policy):
+    """Uniform over the legal actions; seeded, and fast enough to drive the engine benchmark."""
+
+    name = "random"
+
+    STREAMS = 16
+
+    def __init__(self, seed: int = 0):
+        self._rng = np.zeros(self.STREAMS, _RNG_DTYPE)
+        self._rng["rng_key"] = [game_key(seed, 2**31 + k) for k in range(self.STREAMS)]
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        out = np.empty(action_mask.shape[0], np.int64)
+        run = _sample_parallel if action_mask.shape[0] >= PARALLEL_THRESHOLD else _sample_serial
+        run(self._rng, action_mask, out)
+        if (out < 0).any():
+            raise ValueError(f"row {int(np.argmax(out < 0))} of the action mask has no legal action")
+        return out

@@ -1,0 +1,117 @@
+"""What one seat may know, written as the named pieces of ``spec.observation_layout``.
+
+Seats are relative to the observer. Nothing here reads another seat's hand, colour or trades
+unless the rules made it known to the observer: a public reveal, the observer's own look during
+a clear, or a trade the observer took part in.
+"""
+
+from ..core.jit import kernel
+from ..core.seats import relative
+from .cards import HAND_SIZE
+from .rules import REPLY, SABOTAGE_GUESS, sabotage_target
+from .spec import observation_layout, state_layout
+
+_OBS = observation_layout({"num_players": 4, "max_rounds": 30})
+OWN_COLOUR = _OBS.index("own_colour")
+IMPOSTOR_COLOUR = _OBS.index("impostor_colour")
+IS_IMPOSTOR = _OBS.index("is_impostor")
+HAND = _OBS.index("hand")
+PHASE = _OBS.index("phase")
+DECIDING_SEAT = _OBS.index("deciding_seat")
+TURN_OWNER = _OBS.index("turn_owner")
+FIRST_PLAYER = _OBS.index("first_player")
+ROUND = _OBS.index("round")
+VOTED = _OBS.index("voted")
+CLEARED = _OBS.index("cleared")
+REVEALED = _OBS.index("revealed")
+NOT_IMPOSTOR = _OBS.index("not_impostor")
+KNOWN_COLOUR = _OBS.index("known_colour")
+SHOWN_NOW = _OBS.index("shown_now")
+SHOWN_TOTAL = _OBS.index("shown_total")
+GIVEN_TO = _OBS.index("given_to")
+RECEIVED_FROM = _OBS.index("received_from")
+TRADES = _OBS.index("trades")
+TRADE_PARTNER = _OBS.index("trade_partner")
+SABOTAGE_TARGET = _OBS.index("sabotage_target")
+
+
+@kernel
+def observe(s, seat, out, off):
+    n = s["num_players"]
+    per_round = 1.0 / s["max_rounds"]
+    hand, colour, given, trades = s["hand"], s["colour"], s["given"], s["trades"]
+    shown_now, shown_total = s["shown_now"], s["shown_total"]
+    voted, cleared, revealed = s["voted"], s["cleared"], s["revealed"]
+    not_impostor, looked = s["not_impostor"], s["looked"]
+    out[off[OWN_COLOUR] + colour[seat]] = 1.0
+    out[off[IMPOSTOR_COLOUR] + s["impostor_colour"]] = 1.0
+    out[off[IS_IMPOSTOR]] = 1.0 if seat == s["impostor"] else 0.0
+    for c in range(n):
+        out[off[HAND] + c] = hand[seat, c] * (1.0 / HAND_SIZE)
+    out[off[PHASE] + s["phase"]] = 1.0
+    out[off[DECIDING_SEAT] + relative(s["current_seat"], seat, n)] = 1.0
+    out[off[TURN_OWNER] + relative(s["turn_owner"], seat, n)] = 1.0
+    out[off[FIRST_PLAYER] + relative(s["first_player"], seat, n)] = 1.0
+    out[off[ROUND]] = s["round"] * per_round
+    o_known, o_now, o_total = off[KNOWN_COLOUR], off[SHOWN_NOW], off[SHOWN_TOTAL]
+    o_given, o_received, o_trades = off[GIVEN_TO], off[RECEIVED_FROM], off[TRADES]
+    for r in range(n):
+        j = seat + r - n if seat + r >= n else seat + r
+        out[off[VOTED] + r] = voted[j]
+        out[off[CLEARED] + r] = cleared[j]
+        out[off[REVEALED] + r] = revealed[j]
+        out[off[NOT_IMPOSTOR] + r] = not_impostor[j]
+        if r == 0 or revealed[j] or looked[seat, j]:
+            out[o_known + r * n + colour[j]] = 1.0
+        if shown_now[j] >= 0:
+            out[o_now + r * n + shown_now[j]] = 1.0
+        row = r * n
+        for c in range(n):
+            out[o_total + row + c] = shown_total[j, c] * per_round
+            out[o_given + row + c] = given[seat, j, c] * per_round
+            out[o_received + row + c] = given[j, seat, c] * per_round
+        for r2 in range(n):
+            k = seat + r2 - n if seat + r2 >= n else seat + r2
+            out[o_trades + row + r2] = trades[j, k] * per_round
+    if s["phase"] == REPLY:
+        out[off[TRADE_PARTNER] + relative(s["partner"], seat, n)] = 1.0
+    if s["phase"] == SABOTAGE_GUESS:
+        out[off[SABOTAGE_TARGET] + relative(sabotage_target(s), seat, n)] = 1.0
+
+
+_STATE = state_layout({"num_players": 4, "max_rounds": 30})
+S_COLOUR = _STATE.index("colour")
+S_IMPOSTOR = _STATE.index("impostor")
+S_IMPOSTOR_COLOUR = _STATE.index("impostor_colour")
+S_HAND = _STATE.index("hand")
+S_PHASE = _STATE.index("phase")
+S_DECIDING_SEAT = _STATE.index("deciding_seat")
+S_TURN_OWNER = _STATE.index("turn_owner")
+S_ROUND = _STATE.index("round")
+S_VOTED = _STATE.index("voted")
+S_CLEARED = _STATE.index("cleared")
+S_REVEALED = _STATE.index("revealed")
+S_SHOWN_TOTAL = _STATE.index("shown_total")
+S_TRADES = _STATE.index("trades")
+
+
+@kernel
+def god_view(s, out, off):
+    n = s["num_players"]
+    per_round = 1.0 / s["max_rounds"]
+    out[off[S_IMPOSTOR] + s["impostor"]] = 1.0
+    out[off[S_IMPOSTOR_COLOUR] + s["impostor_colour"]] = 1.0
+    out[off[S_PHASE] + s["phase"]] = 1.0
+    out[off[S_DECIDING_SEAT] + s["current_seat"]] = 1.0
+    out[off[S_TURN_OWNER] + s["turn_owner"]] = 1.0
+    out[off[S_ROUND]] = s["round"] * per_round
+    for j in range(n):
+        out[off[S_COLOUR] + j * n + s["colour"][j]] = 1.0
+        out[off[S_VOTED] + j] = s["voted"][j]
+        out[off[S_CLEARED] + j] = s["cleared"][j]
+        out[off[S_REVEALED] + j] = s["revealed"][j]
+        for c in range(n):
+            out[off[S_HAND] + j * n + c] = s["hand"][j, c] / HAND_SIZE
+            out[off[S_SHOWN_TOTAL] + j * n + c] = s["shown_total"][j, c] * per_round
+        for k in range(n):
+            out[off[S_TRADES] + j * n + k] = s["trades"][j, k] * per_round

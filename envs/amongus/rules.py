@@ -1,0 +1,345 @@
+"""Among Us – The Card Game, the rules as scalar code over one game record.
+
+Read top to bottom it follows the rulebook (``shared/seeds/004_*``) and the rulings: setup,
+the round (investigation, then each player's turn: trade, then vote / clear / kill), sabotage
+at any impostor decision, and the end of the game. Every function takes the record ``s`` of
+one game; the engine runs them over a whole batch.
+"""
+
+import numpy as np
+
+from ..core.jit import kernel
+from ..core.record import make_dtype
+from ..core.rng import below, shuffle
+from .actions import CLEAR, GIVE, GUESS, KILL, NO_TRADE, OFFER, PASS, SABOTAGE, SHOW, VOTE, O
+from .cards import HAND_SIZE, MAX_PLAYERS, TASKS_PER_COLOUR
+from .spec import SPEC
+
+P = MAX_PLAYERS
+C = MAX_PLAYERS
+
+# Phases: whose decision is pending and what it is about.
+INVESTIGATION, TRADE, REPLY, END_OF_TURN, SABOTAGE_GUESS = 0, 1, 2, 3, 4
+NUM_PHASES = 5
+PHASE_NAMES = ("investigation", "trade", "trade reply", "end of turn", "sabotage")
+
+# Teams, as in SPEC.teams.
+CREW, IMPOSTOR = 0, 1
+
+DTYPE = make_dtype(
+    SPEC,
+    [
+        ("colour", np.int8, (P,)),  # seat -> colour of its character card
+        ("impostor_colour", np.int8),  # public from the start (ruling)
+        ("impostor", np.int8),  # the seat holding the impostor's character card: secret
+        ("hand", np.int8, (P, C)),  # task cards held, by colour
+        ("phase", np.int8),
+        ("round", np.int16),
+        ("first_player", np.int8),  # first to take a turn (and to show) this round
+        ("investigation_index", np.int8),  # how many seats of the order have shown
+        ("turn_index", np.int8),  # how many turns of the round have ended
+        ("turn_owner", np.int8),
+        ("partner", np.int8),  # seat asked to reply to a trade, -1 when none pending
+        ("offered_colour", np.int8),  # the offered card, face down on the table
+        ("sabotage_index", np.int8),  # how many seats the impostor has guessed right
+        ("voted", np.uint8, (P,)),  # has used the one vote of the game
+        ("cleared", np.uint8, (P,)),  # has cleared: hand on the table, no more trades
+        ("revealed", np.uint8, (P,)),  # character card face up
+        ("not_impostor", np.uint8, (P,)),  # publicly cleared by someone's look
+        ("looked", np.uint8, (P, P)),  # looked[i, j]: i has seen j's character card
+        ("shown_now", np.int8, (P,)),  # colour shown this round, -1 if none yet
+        ("shown_total", np.int8, (P, C)),  # colours shown in all investigations
+        ("given", np.int8, (P, P, C)),  # given[i, j, c]: cards of colour c that i gave j
+        ("trades", np.int8, (P, P)),  # trades[i, j]: trades i started with j (public)
+    ],
+)
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+
+@kernel
+def reset(s):
+    """Deal characters and task cards, name the impostor's colour, start round 1."""
+    n = s["num_players"]
+    s["terminated"] = False
+    s["truncated"] = False
+    s["winner"] = -1
+    s["decisions"] = 0
+    s["hand"][:, :] = 0
+    s["voted"][:] = False
+    s["cleared"][:] = False
+    s["revealed"][:] = False
+    s["not_impostor"][:] = False
+    s["looked"][:, :] = False
+    s["shown_total"][:, :] = 0
+    s["given"][:, :, :] = 0
+    s["trades"][:, :] = 0
+    s["colour"][:] = -1
+    for seat in range(n):
+        s["colour"][seat] = seat
+    shuffle(s, s["colour"], n)
+    s["impostor_colour"] = below(s, n)
+    for seat in range(n):
+        if s["colour"][seat] == s["impostor_colour"]:
+            s["impostor"] = seat
+    deck = np.empty(n * TASKS_PER_COLOUR, np.int8)
+    for i in range(n * TASKS_PER_COLOUR):
+        deck[i] = i // TASKS_PER_COLOUR
+    shuffle(s, deck, n * TASKS_PER_COLOUR)
+    for i in range(n * HAND_SIZE):
+        s["hand"][i // HAND_SIZE, deck[i]] += 1
+    s["partner"] = -1
+    s["offered_colour"] = -1
+    s["sabotage_index"] = 0
+    s["round"] = 1
+    s["first_player"] = 1 % n  # the seat on the dealer's (seat 0's) left
+    start_round(s)
+
+
+# --- the round ---------------------------------------------------------------------------------
+
+
+@kernel
+def start_round(s):
+    s["shown_now"][:] = -1
+    s["investigation_index"] = 0
+    s["turn_owner"] = s["first_player"]
+    next_investigator(s)
+
+
+@kernel
+def next_investigator(s):
+    """Each player in turn order shows a task card; a cleared player's hand is already shown."""
+    n = s["num_players"]
+    while s["investigation_index"] < n:
+        seat = (s["first_player"] + s["investigation_index"]) % n
+        if not s["cleared"][seat]:
+            s["phase"] = INVESTIGATION
+            s["current_seat"] = seat
+            return
+        s["investigation_index"] += 1
+    s["turn_index"] = 0
+    next_turn(s)
+
+
+@kernel
+def show_task_card(s, colour):
+    seat = s["current_seat"]
+    s["shown_now"][seat] = colour
+    s["shown_total"][seat, colour] += 1
+    s["investigation_index"] += 1
+    next_investigator(s)
+
+
+@kernel
+def next_turn(s):
+    """The next turn of the round; a cleared player who has voted has nothing left to decide."""
+    n = s["num_players"]
+    while s["turn_index"] < n:
+        seat = (s["first_player"] + s["turn_index"]) % n
+        s["turn_owner"] = seat
+        s["current_seat"] = seat
+        if not s["cleared"][seat]:
+            s["phase"] = TRADE
+            return
+        if not s["voted"][seat]:
+            s["phase"] = END_OF_TURN
+            return
+        s["turn_index"] += 1
+    end_round(s)
+
+
+@kernel
+def end_turn(s):
+    s["turn_index"] += 1
+    next_turn(s)
+
+
+@kernel
+def end_round(s):
+    """The player who went second goes first next round; past ``max_rounds`` it is a draw."""
+    if s["round"] >= s["max_rounds"]:
+        s["truncated"] = True
+        return
+    s["round"] += 1
+    s["first_player"] = (s["first_player"] + 1) % s["num_players"]
+    start_round(s)
+
+
+# --- trades ------------------------------------------------------------------------------------
+
+
+@kernel
+def offer_trade(s, colour, partner):
+    """The offered card goes face down on the table; the partner must answer with a card."""
+    s["hand"][s["current_seat"], colour] -= 1
+    s["offered_colour"] = colour
+    s["partner"] = partner
+    s["phase"] = REPLY
+    s["current_seat"] = partner
+
+
+@kernel
+def complete_trade(s, colour):
+    owner = s["turn_owner"]
+    partner = s["partner"]
+    offered = s["offered_colour"]
+    s["hand"][partner, colour] -= 1
+    s["hand"][owner, colour] += 1
+    s["hand"][partner, offered] += 1
+    s["given"][owner, partner, offered] += 1
+    s["given"][partner, owner, colour] += 1
+    s["trades"][owner, partner] += 1
+    s["partner"] = -1
+    s["offered_colour"] = -1
+    s["phase"] = END_OF_TURN
+    s["current_seat"] = owner
+
+
+# --- end of turn: vote, clear, kill ------------------------------------------------------------
+
+
+@kernel
+def vote(s, target):
+    """Both character cards are turned face up; the impostor's ends the game."""
+    voter = s["current_seat"]
+    s["voted"][voter] = True
+    s["revealed"][voter] = True
+    s["revealed"][target] = True
+    if target == s["impostor"]:
+        win(s, CREW)
+    else:
+        end_turn(s)
+
+
+@kernel
+def clear(s, target):
+    """Hand and character shown; a private look at ``target``, who is publicly not the impostor."""
+    seat = s["current_seat"]
+    s["cleared"][seat] = True
+    s["revealed"][seat] = True
+    s["looked"][seat, target] = True
+    if target == s["impostor"]:
+        win(s, CREW)
+    else:
+        s["not_impostor"][target] = True
+        end_turn(s)
+
+
+@kernel
+def kill(s):
+    win(s, IMPOSTOR)
+
+
+# --- sabotage ------------------------------------------------------------------------------------
+
+
+@kernel
+def sabotage_target(s):
+    """Seats are guessed one at a time, clockwise from the impostor."""
+    return (s["impostor"] + 1 + s["sabotage_index"]) % s["num_players"]
+
+
+@kernel
+def begin_sabotage(s):
+    s["revealed"][s["impostor"]] = True
+    s["sabotage_index"] = 0
+    s["phase"] = SABOTAGE_GUESS
+    s["current_seat"] = s["impostor"]
+
+
+@kernel
+def guess(s, colour):
+    """A wrong guess loses at once (the rest could not change that); all right wins."""
+    if s["colour"][sabotage_target(s)] != colour:
+        win(s, CREW)
+        return
+    s["sabotage_index"] += 1
+    if s["sabotage_index"] == s["num_players"] - 1:
+        win(s, IMPOSTOR)
+
+
+# --- the end -------------------------------------------------------------------------------------
+
+
+@kernel
+def win(s, team):
+    s["terminated"] = True
+    s["winner"] = team
+    for seat in range(s["num_players"]):
+        on_team = (seat == s["impostor"]) == (team == IMPOSTOR)
+        s["rewards"][seat] = 1.0 if on_team else -1.0
+
+
+@kernel
+def team_of(s, seat):
+    return IMPOSTOR if seat == s["impostor"] else CREW
+
+
+# --- decisions -------------------------------------------------------------------------------------
+
+
+@kernel
+def step(s, action):
+    """Apply the pending seat's (already validated) action."""
+    n = s["num_players"]
+    seat = s["current_seat"]
+    if action == SABOTAGE:
+        begin_sabotage(s)
+    elif action < OFFER:
+        show_task_card(s, action - SHOW)
+    elif action < NO_TRADE:
+        k = action - OFFER
+        offer_trade(s, k // O, (seat + 1 + k % O) % n)
+    elif action == NO_TRADE:
+        s["phase"] = END_OF_TURN
+    elif action < VOTE:
+        complete_trade(s, action - GIVE)
+    elif action < CLEAR:
+        vote(s, (seat + 1 + action - VOTE) % n)
+    elif action < KILL:
+        clear(s, (seat + 1 + action - CLEAR) % n)
+    elif action == KILL:
+        kill(s)
+    elif action == PASS:
+        end_turn(s)
+    else:
+        guess(s, action - GUESS)
+
+
+@kernel
+def legal_actions(s, mask):
+    n = s["num_players"]
+    seat = s["current_seat"]
+    phase = s["phase"]
+    is_impostor = seat == s["impostor"]
+    if phase == INVESTIGATION:
+        for c in range(n):
+            mask[SHOW + c] = s["hand"][seat, c] > 0
+    elif phase == TRADE:
+        mask[NO_TRADE] = True
+        for c in range(n):
+            if s["hand"][seat, c] > 0:
+                for o in range(1, n):
+                    if not s["cleared"][(seat + o) % n]:
+                        mask[OFFER + c * O + o - 1] = True
+    elif phase == REPLY:
+        for c in range(n):
+            mask[GIVE + c] = s["hand"][seat, c] > 0
+    elif phase == END_OF_TURN:
+        mask[PASS] = True
+        if is_impostor:
+            mask[KILL] = s["hand"][seat, s["impostor_colour"]] == HAND_SIZE
+        else:
+            if not s["voted"][seat]:
+                for o in range(1, n):
+                    mask[VOTE + o - 1] = True
+            if not s["cleared"][seat] and s["hand"][seat, s["colour"][seat]] == HAND_SIZE:
+                for o in range(1, n):
+                    mask[CLEAR + o - 1] = True
+    else:
+        for c in range(n):
+            mask[GUESS + c] = c != s["impostor_colour"]
+    if is_impostor and phase != SABOTAGE_GUESS:
+        mask[SABOTAGE] = True

@@ -1,0 +1,92 @@
+"""Among Us – The Card Game: meta-facts, parameters and the named pieces of observations."""
+
+from ..core.spec import GameSpec, Layout, Param, Piece
+from .actions import ACTION_NAMES
+from .cards import MAX_PLAYERS, MIN_PLAYERS
+
+NUM_PHASES = 5
+
+PARAMS = (
+    Param("num_players", 6, MIN_PLAYERS, MAX_PLAYERS, "seats at the table"),
+    Param(
+        "max_rounds",
+        30,
+        1,
+        60,
+        "rounds before the game is truncated as a draw (ruling: 30); at most 60, so that the "
+        "per-round counters of the record fit a byte",
+    ),
+)
+
+
+def observation_layout(params: dict) -> Layout:
+    """One seat's view; seats are relative (0 = the observer, 1 = next clockwise, ...)."""
+    n = params["num_players"]
+    return Layout(
+        (
+            Piece("own_colour", (n,), "one-hot colour of the observer's character card"),
+            Piece("impostor_colour", (n,), "one-hot; public from the start"),
+            Piece("is_impostor", (1,), "1 if the observer holds the impostor's character"),
+            Piece("hand", (n,), "task cards held by colour, / 5"),
+            Piece("phase", (NUM_PHASES,), "investigation, trade, trade reply, end of turn, sabotage"),
+            Piece("deciding_seat", (n,), "one-hot: whose decision is pending"),
+            Piece("turn_owner", (n,), "one-hot: whose turn it is"),
+            Piece("first_player", (n,), "one-hot: who went first this round"),
+            Piece("round", (1,), "round / max_rounds"),
+            Piece("voted", (n,), "has used the one vote"),
+            Piece("cleared", (n,), "has cleared"),
+            Piece("revealed", (n,), "character card face up"),
+            Piece("not_impostor", (n,), "publicly cleared by someone's look"),
+            Piece("known_colour", (n, n), "one-hot colour of every seat the observer knows"),
+            Piece("shown_now", (n, n), "colour each seat showed this round"),
+            Piece("shown_total", (n, n), "colours each seat showed in all rounds, / max_rounds"),
+            Piece("given_to", (n, n), "cards the observer gave each seat, / max_rounds"),
+            Piece("received_from", (n, n), "cards each seat gave the observer, / max_rounds"),
+            Piece("trades", (n, n), "trades[i, j]: trades seat i started with seat j, / max_rounds"),
+            Piece("trade_partner", (n,), "one-hot: the seat asked to reply to a pending trade"),
+            Piece("sabotage_target", (n,), "one-hot: the seat whose colour is being guessed"),
+        )
+    )
+
+
+def state_layout(params: dict) -> Layout:
+    """The god-view for centralised critics: absolute seats, every hidden fact."""
+    n = params["num_players"]
+    return Layout(
+        (
+            Piece("colour", (n, n), "one-hot colour of each seat"),
+            Piece("impostor", (n,), "one-hot seat of the impostor"),
+            Piece("impostor_colour", (n,)),
+            Piece("hand", (n, n), "task cards by colour, / 5"),
+            Piece("phase", (NUM_PHASES,)),
+            Piece("deciding_seat", (n,)),
+            Piece("turn_owner", (n,)),
+            Piece("round", (1,), "round / max_rounds"),
+            Piece("voted", (n,)),
+            Piece("cleared", (n,)),
+            Piece("revealed", (n,)),
+            Piece("shown_total", (n, n), "/ max_rounds"),
+            Piece("trades", (n, n), "/ max_rounds"),
+        )
+    )
+
+
+def max_decisions(params: dict) -> int:
+    """Per round: n shows, n turns of at most 4 decisions; then a sabotage of n - 1 guesses."""
+    n = params["num_players"]
+    return params["max_rounds"] * (n + 4 * n) + n
+
+
+SPEC = GameSpec(
+    name="amongus",
+    version=0,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    action_names=ACTION_NAMES,
+    params=PARAMS,
+    observation_layout=observation_layout,
+    state_layout=state_layout,
+    max_decisions=max_decisions,
+    teams=("crew", "impostor"),
+    doc="Among Us – The Card Game: one impostor, task cards, trades, vote/clear/sabotage/kill.",
+)

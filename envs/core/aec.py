@@ -1,0 +1,162 @@
+"""One PettingZoo AEC adapter for every game: a thin view over a batch of one record.
+
+It runs the very kernels the batched engine runs (serial loop, no auto-reset), so a seed gives
+the same game here as game 0 of ``make_vec(..., seed=seed)``, and a later ``reset()`` without a
+seed deals the next game of the same random stream, as the batched engine's auto-reset does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .engine import GameDef, kernels_for, new_records
+
+OBSERVATION_HIGH = 2.0  # every observation piece is scaled into [0, 2]
+
+
+class RawEnv(AECEnv):
+    """Agents ``player_0 .. player_{n-1}``; observations ``{"observation", "action_mask"}``."""
+
+    def __init__(self, game: GameDef, render_mode: str | None = None, **params):
+        super().__init__()
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.game = game
+        self.spec = game.spec
+        self.params = game.spec.resolve(**params)
+        self.render_mode = render_mode
+        self.metadata = {
+            "name": f"{game.spec.name}_v{game.spec.version}",
+            "render_modes": ["ansi", "human"],
+            "is_parallelizable": False,
+        }
+        n = self.params["num_players"]
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_layout = game.spec.observation_layout(self.params)
+        self.state_layout = game.spec.state_layout(self.params)
+        self._obs_offsets = self.observation_layout.offsets
+        self._state_offsets = self.state_layout.offsets
+        A, D = game.spec.num_actions, self.observation_layout.size
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, OBSERVATION_HIGH, (D,), np.float32),
+                "action_mask": spaces.Box(0, 1, (A,), np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
+        self.state_space = spaces.Box(0.0, OBSERVATION_HIGH, (self.state_layout.size,), np.float32)
+        self._k = kernels_for(game)
+        self._obs = np.zeros((1, D), np.float32)
+        self._mask = np.zeros((1, A), np.bool_)
+        self._seat = np.zeros(1, np.int64)
+        self._rewards = np.zeros((1, n), np.float32)
+        self._term = np.zeros(1, np.bool_)
+        self._trunc = np.zeros(1, np.bool_)
+        self._winner = np.full(1, -1, np.int64)
+        self._action = np.zeros(1, np.int64)
+        self._records = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is None and self._records is None:
+            seed = int(np.random.SeedSequence().entropy % 2**63)
+        if seed is not None:
+            self._records = new_records(self.game, 1, seed, self.params)
+        else:
+            self._records["episode"] += 1
+        self._k.reset_serial(self._records, self._obs, self._mask, self._seat, self._obs_offsets)
+        self._term[0] = self._trunc[0] = False
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[int(self._seat[0])]
+
+    def observe(self, agent):
+        seat = self._index[agent]
+        live = not (self._term[0] or self._trunc[0]) and seat == self._seat[0]
+        if live:
+            obs = self._obs[0].copy()
+            mask = self._mask[0].astype(np.int8)
+        else:
+            out = np.zeros((1, self._obs.shape[1]), np.float32)
+            self._k.observe_seats(self._records, np.array([seat]), out, self._obs_offsets)
+            obs = out[0]
+            mask = np.zeros(self._mask.shape[1], np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        out = np.zeros((1, self.state_layout.size), np.float32)
+        self._k.god_views(self._records, out, self._state_offsets)
+        return out[0]
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise ValueError(f"{agent}: action must be an integer, got {action!r}")
+        a = int(action)
+        if not 0 <= a < self._mask.shape[1]:
+            raise ValueError(f"{agent}: action {a} is out of range [0, {self._mask.shape[1]})")
+        if not self._mask[0, a]:
+            legal = [self.spec.action_names[i] for i in np.flatnonzero(self._mask[0])]
+            raise ValueError(
+                f"{agent}: action {a} ({self.spec.action_names[a]}) is illegal; legal: {legal}"
+            )
+        self._action[0] = a
+        self._cumulative_rewards[agent] = 0.0
+        self._k.step_serial(
+            self._records, self._action, self._obs, self._mask, self._seat, self._rewards,
+            self._term, self._trunc, self._winner, self._obs_offsets, False,
+        )
+        rewards = self._rewards[0]
+        for i, name in enumerate(self.agents):
+            self.rewards[name] = float(rewards[i])
+        if self._term[0] or self._trunc[0]:
+            done = self.terminations if self._term[0] else self.truncations
+            for name in self.agents:
+                done[name] = True
+            self.infos = {a: {"winner": self._winner_name()} for a in self.agents}
+        else:
+            self.agent_selection = self.possible_agents[int(self._seat[0])]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _winner_name(self) -> str | None:
+        w = int(self._winner[0])
+        return self.spec.teams[w] if w >= 0 else None
+
+    def render(self, seat: int | None = None) -> str | None:
+        """The whole table, or what ``seat`` sees; ``human`` mode prints it."""
+        if self.render_mode is None:
+            return None
+        text = self.game.render(self._records[0], seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def make_env(game: GameDef, render_mode: str | None = None, **params):
+    """The raw env with PettingZoo's standard guards against out-of-order calls."""
+    env = RawEnv(game, render_mode=render_mode, **params)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
