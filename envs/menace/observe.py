@@ -75,7 +75,7 @@ def observe(s, seat, out, off):
     for ch in range(N_CHARACTERS):
         out[off[CHARACTER_OFFER] + ch] = s["offer"][seat, ch]
     for card in range(T):
-        out[off[HAND] + card] = s["hand"][seat, card] * 0.25
+        out[off[HAND] + card] = s["hand"][seat, card] * 0.125
         out[off[REVEALED] + card] = s["revealed_cards"][card] * 0.125
     out[off[OXYGEN]] = s["oxygen"] * 0.05
     out[off[ENERGY]] = s["energy"] * 0.05
@@ -109,7 +109,8 @@ def observe(s, seat, out, off):
         if s["revealed"][j]:
             out[off[AGENDA_REVEALED] + r * N_AGENDAS + s["agenda"][j]] = 1.0
         for w in range(s["wound_n"][j]):
-            out[off[WOUNDS] + r * N_WOUND_KINDS + s["wound_list"][j, w]] += 1.0
+            i = off[WOUNDS] + r * N_WOUND_KINDS + s["wound_list"][j, w]
+            out[i] = min(out[i] + 1.0, 2.0)
         out[off[HAND_SIZE] + r] = s["hand_n"][j] * 0.125
         out[off[DECK_SIZE] + r] = s["deck_n"][j] * 0.05
         out[off[ABILITIES_USED] + 2 * r] = s["used"][j, 0]
@@ -123,9 +124,9 @@ def observe(s, seat, out, off):
             out[off[BLOODWORK] + r * T + s["bloodwork"][j]] = 1.0
         if s["seen_hand"][seat, j, 0] >= 0:
             for card in range(T):
-                out[off[SEEN_HAND] + r * T + card] = s["seen_hand"][seat, j, card] * 0.25
+                out[off[SEEN_HAND] + r * T + card] = s["seen_hand"][seat, j, card] * 0.125
         for card in range(T):
-            out[off[SEEN_PLAYED] + r * T + card] = s["seen_played"][seat, j, card]
+            out[off[SEEN_PLAYED] + r * T + card] = s["seen_played"][seat, j, card] * 0.5
         if s["seen_top"][seat, j] >= 0:
             out[off[SEEN_DECK_TOP] + r * T + s["seen_top"][seat, j]] = 1.0
         ballot = s["ballot"][j]
@@ -183,11 +184,12 @@ def god_view(s, out, off):
         if s["character"][j] >= 0:
             out[off[S_CHARACTER] + j * N_CHARACTERS + s["character"][j]] = 1.0
         for card in range(T):
-            out[off[S_HAND] + j * T + card] = s["hand"][j, card] * 0.25
-            out[off[S_PLAYED] + j * T + card] = s["played"][j, card]
+            out[off[S_HAND] + j * T + card] = s["hand"][j, card] * 0.125
+            out[off[S_PLAYED] + j * T + card] = s["played"][j, card] * 0.5
         for k in range(s["deck_n"][j]):
             out[off[S_DECK] + j * T + s["deck"][j, k]] += 0.05
         for w in range(s["wound_n"][j]):
-            out[off[S_WOUNDS] + j * N_WOUND_KINDS + s["wound_list"][j, w]] += 1.0
+            i = off[S_WOUNDS] + j * N_WOUND_KINDS + s["wound_list"][j, w]
+            out[i] = min(out[i] + 1.0, 2.0)
         out[off[S_ALIVE] + j] = s["alive"][j]
         out[off[S_EXILED] + j] = s["exiled"][j]
