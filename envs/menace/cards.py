@@ -977,7 +977,7 @@ WOUNDS: tuple[Wound, ...] = (
     Wound("Flesh Wound", WHILE_HELD, "This wound has no additional effects.", RULEBOOK),
     Wound("Broken Hand", WHILE_HELD, "Your hand limit is 3.", DESIGNED),
     Wound("Concussion", WHILE_HELD, "You cannot call a vote.", DESIGNED),
-    Wound("Crushed Throat", WHILE_HELD, "You cannot vote (you abstain).", DESIGNED),
+    Wound("Crushed Throat", WHILE_HELD, "You cannot vote.", DESIGNED),
     Wound("Broken Leg", WHILE_HELD, "You cannot use Above Deck Actions.", DESIGNED),
     Wound("Punctured Lung", ON_RECEIPT, "When you receive this Wound, lose 1 Oxygen.", DESIGNED),
     Wound(
