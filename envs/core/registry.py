@@ -50,6 +50,6 @@ class _Registry(dict):
 registry = _Registry()
 
 
-def make_vec(name: str, num_envs: int, seed: int = 0, **params) -> VecEnv:
+def make_vec(name: str, num_envs: int, seed: int = 0, first_index: int = 0, **params) -> VecEnv:
     """``num_envs`` games of ``name`` with the given parameters, game i seeded by (seed, i)."""
-    return VecEnv(game(name), num_envs, seed=seed, **params)
+    return VecEnv(game(name), num_envs, seed=seed, first_index=first_index, **params)
