@@ -1,0 +1,88 @@
+"""The ``hiddendeck`` command: demo, bench, play (and train, once training lands)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import envs
+
+
+def _params(pairs: list[str]) -> dict:
+    out = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--param expects NAME=VALUE, got {pair!r}")
+        try:
+            out[key] = int(value)
+        except ValueError:
+            raise SystemExit(f"--param {key}: {value!r} is not an integer") from None
+    return out
+
+
+def cmd_bench(args) -> int:
+    from .bench import format_bench, run_bench
+
+    params = _params(args.param)
+    if args.players is not None:
+        params["num_players"] = args.players
+    result = run_bench(args.game, seconds=args.seconds, **params)
+    print(json.dumps(result) if args.json else format_bench(result))
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from .demo import run_demo
+
+    run_demo(games=args.games, seed=args.seed)
+    return 0
+
+
+def cmd_play(args) -> int:
+    from .play import play
+
+    params = _params(args.param)
+    if args.players is not None:
+        params["num_players"] = args.players
+    play(args.game, args.seat, opponents=args.opponents, seed=args.seed, **params)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="hiddendeck", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    bench = sub.add_parser("bench", help="engine speed: batched vs AEC agent-steps/s")
+    bench.add_argument("game", choices=list(envs.registry))
+    bench.add_argument("--players", type=int, default=None)
+    bench.add_argument("--param", action="append", metavar="NAME=VALUE", help="a game parameter")
+    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.set_defaults(run=cmd_bench)
+
+    demo = sub.add_parser("demo", help="the main job: policies against each other, win rates")
+    demo.add_argument("--games", type=int, default=10_000)
+    demo.add_argument("--seed", type=int, default=0)
+    demo.set_defaults(run=cmd_demo)
+
+    play = sub.add_parser("play", help="play one seat yourself at the terminal")
+    play.add_argument("game", choices=list(envs.registry))
+    play.add_argument("--seat", type=int, default=0)
+    play.add_argument("--players", type=int, default=None)
+    play.add_argument("--opponents", default="heuristic", help="random or heuristic")
+    play.add_argument("--param", action="append", metavar="NAME=VALUE", help="a game parameter")
+    play.add_argument("--seed", type=int, default=0)
+    play.set_defaults(run=cmd_play)
+
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except ValueError as err:
+        print(f"hiddendeck: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

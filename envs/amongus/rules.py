@@ -251,10 +251,13 @@ def begin_sabotage(s):
 
 @kernel
 def guess(s, colour):
-    """A wrong guess loses at once (the rest could not change that); all right wins."""
-    if s["colour"][sabotage_target(s)] != colour:
+    """A wrong guess loses at once (the rest could not change that); a right one turns that
+    character card face up; all right wins."""
+    target = sabotage_target(s)
+    if s["colour"][target] != colour:
         win(s, CREW)
         return
+    s["revealed"][target] = True
     s["sabotage_index"] += 1
     if s["sabotage_index"] == s["num_players"] - 1:
         win(s, IMPOSTOR)

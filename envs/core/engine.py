@@ -105,6 +105,12 @@ class Kernels:
                 step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto)
 
         @njit
+        def emit_all(states, obs, mask, seats, offsets):
+            for b in range(states.shape[0]):
+                seats[b] = states[b]["current_seat"]
+                emit(states[b], obs[b], mask[b], offsets)
+
+        @njit
         def first_illegal(actions, mask):
             """Index of the first game whose action is out of range or masked out, else -1."""
             for b in range(actions.shape[0]):
@@ -132,6 +138,7 @@ class Kernels:
                     out[b, p] = team_one(states[b], p)
 
         self.teams = teams
+        self.emit_all = emit_all
         self.reset_serial, self.reset_parallel = reset_serial, reset_parallel
         self.step_serial, self.step_parallel = step_serial, step_parallel
         self.first_illegal = first_illegal
@@ -147,12 +154,14 @@ def kernels_for(game: GameDef) -> Kernels:
     return _KERNELS[game.spec.name]
 
 
-def new_records(game: GameDef, num_envs: int, seed: int, params: dict) -> np.ndarray:
-    """``num_envs`` records with parameters set and game i keyed by (seed, i); not yet dealt."""
+def new_records(
+    game: GameDef, num_envs: int, seed: int, params: dict, first_index: int = 0
+) -> np.ndarray:
+    """Records with parameters set, record b keyed by (seed, first_index + b); not yet dealt."""
     states = np.zeros(num_envs, dtype=game.dtype)
     for name, value in params.items():
         states[name] = value
-    states["rng_key"] = [game_key(seed, i) for i in range(num_envs)]
+    states["rng_key"] = [game_key(seed, first_index + b) for b in range(num_envs)]
     return states
 
 
@@ -165,9 +174,16 @@ class VecEnv:
     anew at once, so the arrays always describe a live decision.
     """
 
-    def __init__(self, game: GameDef, num_envs: int, seed: int = 0, **params):
+    def __init__(
+        self, game: GameDef, num_envs: int, seed: int = 0, first_index: int = 0, **params
+    ):
+        """``first_index`` numbers the games from there: workers that share a seed but hold
+        disjoint index ranges play disjoint, reproducible games."""
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if not isinstance(first_index, (int, np.integer)) or first_index < 0:
+            raise ValueError(f"first_index must be a non-negative integer, got {first_index!r}")
+        self.first_index = int(first_index)
         self.game = game
         self.spec = game.spec
         self.params = game.spec.resolve(**params)
@@ -190,7 +206,7 @@ class VecEnv:
         self.truncated = np.zeros(B, np.bool_)  # [B]
         self.winner = np.full(B, -1, np.int64)  # [B] team index, -1 for none; valid where done
         self._seed = seed
-        self.records = new_records(game, B, seed, self.params)
+        self.records = new_records(game, B, seed, self.params, self.first_index)
         self._parallel = B >= PARALLEL_THRESHOLD
         self.reset()
 
@@ -198,7 +214,9 @@ class VecEnv:
         """Deal every game anew; with ``seed``, restart every game's random stream from it."""
         if seed is not None:
             self._seed = seed
-            self.records = new_records(self.game, self.num_envs, seed, self.params)
+            self.records = new_records(
+                self.game, self.num_envs, seed, self.params, self.first_index
+            )
         run = self._k.reset_parallel if self._parallel else self._k.reset_serial
         run(self.records, self.observation, self.action_mask, self.current_seat, self._obs_offsets)
 
@@ -229,6 +247,18 @@ class VecEnv:
             self.rewards, self.terminated, self.truncated, self.winner, self._obs_offsets, True,
         )
         return self.rewards, self.terminated, self.truncated
+
+    def set_records(self, records: np.ndarray) -> None:
+        """Continue from saved records (a snapshot, or a scripted board in a rules test)."""
+        if records.dtype != self.game.dtype or records.shape != (self.num_envs,):
+            raise ValueError(
+                f"records must be {self.num_envs} records of the {self.spec.name} dtype, "
+                f"got {records.shape} of {records.dtype if records.dtype.names else records.dtype}"
+            )
+        self.records = records.copy()
+        self._k.emit_all(
+            self.records, self.observation, self.action_mask, self.current_seat, self._obs_offsets
+        )
 
     def legal_action_names(self, b: int) -> list[str]:
         return [self.spec.action_names[a] for a in np.flatnonzero(self.action_mask[b])]

@@ -9,6 +9,7 @@ from .engine import GameDef, VecEnv
 # name -> module that defines GAME; imported on first use so that listing specs stays cheap.
 _MODULES = {
     "amongus": "envs.amongus.game",
+    "menace": "envs.menace.game",
 }
 _GAMES: dict[str, GameDef] = {}
 
@@ -49,6 +50,6 @@ class _Registry(dict):
 registry = _Registry()
 
 
-def make_vec(name: str, num_envs: int, seed: int = 0, **params) -> VecEnv:
+def make_vec(name: str, num_envs: int, seed: int = 0, first_index: int = 0, **params) -> VecEnv:
     """``num_envs`` games of ``name`` with the given parameters, game i seeded by (seed, i)."""
-    return VecEnv(game(name), num_envs, seed=seed, **params)
+    return VecEnv(game(name), num_envs, seed=seed, first_index=first_index, **params)

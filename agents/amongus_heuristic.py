@@ -1,0 +1,247 @@
+"""A heuristic player of Among Us – The Card Game, for either side, from its observation alone.
+
+Crewmates collect their own colour and never feed the impostor: they show and trade away spare
+colours, keep impostor-colour cards out of circulation, clear as soon as they can and look at
+the seat most tied to the impostor's colour, and vote only when the impostor is pinned down.
+The impostor hides its colour, fishes for its own cards from the seats that showed them, kills
+when it can, and sabotages once every other seat's colour is known or deducible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.amongus import actions as A
+from envs.amongus.observe import (
+    HAND,
+    IMPOSTOR_COLOUR,
+    IS_IMPOSTOR,
+    KNOWN_COLOUR,
+    NOT_IMPOSTOR,
+    OWN_COLOUR,
+    PHASE,
+    RECEIVED_FROM,
+    REVEALED,
+    ROUND,
+    SABOTAGE_TARGET,
+    SHOWN_TOTAL,
+    TURN_OWNER,
+)
+from envs.amongus.rules import END_OF_TURN, INVESTIGATION, REPLY, SABOTAGE_GUESS, TRADE
+from envs.core.jit import kernel, njit
+from envs.core.spec import GameSpec
+
+from .policy import Policy
+
+
+@kernel
+def _argmax_colour(hand, n, skip1, skip2):
+    """The colour held most, skipping two colours; -1 if nothing else is held."""
+    best, best_count = -1, 0.0
+    for c in range(n):
+        if c != skip1 and c != skip2 and hand[c] > best_count:
+            best, best_count = c, hand[c]
+    return best
+
+
+@kernel
+def _known_colour(known, r, n):
+    for c in range(n):
+        if known[r * n + c] > 0.5:
+            return c
+    return -1
+
+
+@kernel
+def _unknown_seats(known, n):
+    count = 0
+    for r in range(1, n):
+        if _known_colour(known, r, n) < 0:
+            count += 1
+    return count
+
+
+@kernel
+def _suspects(known, revealed, not_impostor, imp, n, out):
+    """Seats that may still be the impostor (everything public or private rules out the rest)."""
+    count = 0
+    for r in range(1, n):
+        c = _known_colour(known, r, n)
+        out[r] = not (revealed[r] > 0.5 or not_impostor[r] > 0.5 or (c >= 0 and c != imp))
+        count += out[r]
+    return count
+
+
+@kernel
+def _evidence_against(shown_total, received, r, c, n):
+    """Crewmates keep their own colour: each time seat r showed or gave colour c counts against
+    r being colour c."""
+    return shown_total[r * n + c] + received[r * n + c]
+
+
+@kernel
+def _likely_holder(known, shown_total, received, mask_base, mask, c, imp, n):
+    """The seat most likely to be colour c among those an offer may go to; -1 if none."""
+    best, best_score = -1, 1e9
+    for r in range(1, n):
+        if not mask[mask_base + r - 1]:
+            continue
+        k = _known_colour(known, r, n)
+        if k == imp:
+            continue
+        score = _evidence_against(shown_total, received, r, c, n)
+        if k == c:
+            score = -1e6
+        elif k >= 0:
+            score += 1e3
+        if score < best_score:
+            best, best_score = r, score
+    return best
+
+
+@kernel
+def _untaken(known, imp, n):
+    taken = np.zeros(n, np.bool_)
+    taken[imp] = True
+    for r in range(n):
+        k = _known_colour(known, r, n)
+        if k >= 0:
+            taken[k] = True
+    return taken
+
+
+@kernel
+def _guess(known, shown_total, received, target, imp, n):
+    """The target's colour if known, else the unclaimed colour with least evidence against."""
+    c = _known_colour(known, target, n)
+    if c >= 0:
+        return c
+    taken = _untaken(known, imp, n)
+    best, best_score = -1, 1e9
+    for c in range(n):
+        score = _evidence_against(shown_total, received, target, c, n)
+        if not taken[c] and score < best_score:
+            best, best_score = c, score
+    return best if best >= 0 else (imp + 1) % n
+
+
+@kernel
+def _deduced(known, shown_total, received, imp, n):
+    """True when every unknown seat has exactly one unclaimed colour with no evidence against."""
+    taken = _untaken(known, imp, n)
+    for r in range(1, n):
+        if _known_colour(known, r, n) >= 0:
+            continue
+        plausible = 0
+        for c in range(n):
+            if not taken[c] and _evidence_against(shown_total, received, r, c, n) == 0:
+                plausible += 1
+        if plausible != 1:
+            return False
+    return True
+
+
+@kernel
+def decide(obs, mask, off, n):
+    own = np.argmax(obs[off[OWN_COLOUR] : off[OWN_COLOUR] + n])
+    imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
+    impostor = obs[off[IS_IMPOSTOR]] > 0.5
+    hand = obs[off[HAND] : off[HAND] + n]
+    phase = np.argmax(obs[off[PHASE] : off[PHASE] + 5])
+    final_round = obs[off[ROUND]] >= 1.0 - 1e-6
+    revealed = obs[off[REVEALED] : off[REVEALED] + n]
+    not_impostor = obs[off[NOT_IMPOSTOR] : off[NOT_IMPOSTOR] + n]
+    known = obs[off[KNOWN_COLOUR] : off[KNOWN_COLOUR] + n * n]
+    shown_total = obs[off[SHOWN_TOTAL] : off[SHOWN_TOTAL] + n * n]
+    received = obs[off[RECEIVED_FROM] : off[RECEIVED_FROM] + n * n]
+
+    if impostor:
+        unknown = _unknown_seats(known, n)
+        if mask[A.KILL]:
+            return A.KILL
+        sure = unknown <= 1 or _deduced(known, shown_total, received, imp, n)
+        if mask[A.SABOTAGE] and (sure or (final_round and unknown <= 2)):
+            return A.SABOTAGE
+        if phase == SABOTAGE_GUESS:
+            target = np.argmax(obs[off[SABOTAGE_TARGET] : off[SABOTAGE_TARGET] + n])
+            return A.GUESS + _guess(known, shown_total, received, target, imp, n)
+        if phase == INVESTIGATION or phase == REPLY:
+            c = _argmax_colour(hand, n, imp, imp)
+            if c < 0:
+                c = imp
+            return (A.SHOW if phase == INVESTIGATION else A.GIVE) + c
+        if phase == TRADE:
+            c = _argmax_colour(hand, n, imp, imp)
+            best, best_score = -1, -1.0
+            for r in range(1, n):
+                score = shown_total[r * n + imp]
+                if c >= 0 and mask[A.OFFER + c * A.O + r - 1] and score > best_score:
+                    best, best_score = r, score
+            if best > 0 and best_score > 0:
+                return A.OFFER + c * A.O + best - 1
+            return A.NO_TRADE
+        return A.PASS
+
+    # crewmate
+    if phase == REPLY:
+        owner = np.argmax(obs[off[TURN_OWNER] : off[TURN_OWNER] + n])
+        best, best_score = -1, 1e9
+        for c in range(n):
+            if hand[c] > 0 and c != own and c != imp:
+                score = _evidence_against(shown_total, received, owner, c, n)
+                if score < best_score:
+                    best, best_score = c, score
+        if best >= 0:
+            return A.GIVE + best
+    if phase == INVESTIGATION or phase == REPLY:
+        c = _argmax_colour(hand, n, own, imp)
+        if c < 0:
+            c = imp if hand[imp] > 0 else own
+        return (A.SHOW if phase == INVESTIGATION else A.GIVE) + c
+    if phase == TRADE:
+        c = _argmax_colour(hand, n, own, imp)
+        if c < 0:
+            return A.NO_TRADE
+        r = _likely_holder(known, shown_total, received, A.OFFER + c * A.O, mask, c, imp, n)
+        return A.OFFER + c * A.O + r - 1 if r > 0 else A.NO_TRADE
+    if phase == END_OF_TURN:
+        suspects = np.zeros(n, np.bool_)
+        count = _suspects(known, revealed, not_impostor, imp, n, suspects)
+        top, top_score, second = -1, -1.0, -1.0
+        for r in range(1, n):
+            if suspects[r]:
+                score = shown_total[r * n + imp]
+                if score > top_score:
+                    top, top_score, second = r, score, top_score
+                elif score > second:
+                    second = score
+        if top > 0 and mask[A.CLEAR + top - 1]:
+            return A.CLEAR + top - 1
+        if top > 0 and mask[A.VOTE + top - 1] and (count == 1 or (final_round and top_score > second)):
+            return A.VOTE + top - 1
+        return A.PASS
+    return A.PASS
+
+
+@njit
+def _decide_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = decide(obs[b], mask[b], off, n)
+
+
+class AmongUsHeuristic(Policy):
+    """Plays whichever side its observation says it is on."""
+
+    name = "heuristic"
+
+    def __init__(self, spec: GameSpec, params: dict):
+        if spec.name != "amongus":
+            raise ValueError(f"AmongUsHeuristic plays amongus, not {spec.name!r}")
+        params = spec.resolve(**params)
+        self._off = spec.observation_layout(params).offsets
+        self._n = params["num_players"]
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        out = np.empty(observation.shape[0], np.int64)
+        _decide_batch(observation, action_mask, self._off, self._n, out)
+        return out

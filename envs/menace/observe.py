@@ -1,0 +1,195 @@
+"""What one seat may know, written as the named pieces of ``spec.observation_layout``.
+
+Seats are relative to the observer. Another seat's agenda, hand, deck and face-down cards
+appear only where the rules made them known: a revealed agenda, a Bloodwork reveal, or the
+observer's own Analyze, Surveillance, Intercept or Calibrate. The votes of the vote in progress
+stay hidden until all are cast; the Coward's side is shown to the Coward alone.
+"""
+
+from ..core.jit import kernel
+from ..core.seats import relative
+from .cards import N_AGENDAS, N_CARD_TYPES, N_CHARACTERS, THE_COWARD
+from .rules import ABSTAINED, NOBODY, VETO_CHOICE, team_of
+from .spec import N_WOUND_KINDS, observation_layout, state_layout
+
+T = N_CARD_TYPES
+_OBS = observation_layout({"num_players": 4})
+_names = [p.name for p in _OBS.pieces]
+(
+    OWN_AGENDA,
+    COWARD_SIDE,
+    CHARACTER_OFFER,
+    HAND,
+    OXYGEN,
+    ENERGY,
+    ROUND,
+    DECISION,
+    DECIDING_SEAT,
+    MISSION_LEADER,
+    ABILITY_IN_PLAY,
+    ABILITY_USER,
+    SUBJECT,
+    ALIVE,
+    EXILED,
+    CHARACTER,
+    AGENDA_REVEALED,
+    WOUNDS,
+    HAND_SIZE,
+    DECK_SIZE,
+    ABILITIES_USED,
+    STATUS,
+    PLAYED,
+    REVEALED,
+    BEING_REVEALED,
+    RESOLUTION,
+    BLOODWORK,
+    SEEN_HAND,
+    SEEN_PLAYED,
+    SEEN_DECK_TOP,
+    SEEN_EMMA_TOP,
+    VOTE_CALLED,
+    BALLOTS,
+    CLAIMS,
+    ACCUSED,
+    ACCUSED_CARD,
+    DECKS,
+) = range(len(_names))
+assert _names[DECKS] == "decks" and _names[SEEN_HAND] == "seen_hand"
+
+
+@kernel
+def subject_of(s):
+    """The seat the pending decision is about: the target of the ability in progress."""
+    if s["ab_user"] != NOBODY and s["ab_target"] != NOBODY:
+        return s["ab_target"]
+    return NOBODY
+
+
+@kernel
+def observe(s, seat, out, off):
+    n = s["num_players"]
+    agenda = s["agenda"][seat]
+    out[off[OWN_AGENDA] + agenda] = 1.0
+    if agenda == THE_COWARD:
+        out[off[COWARD_SIDE] + s["coward_side"]] = 1.0
+    for ch in range(N_CHARACTERS):
+        out[off[CHARACTER_OFFER] + ch] = s["offer"][seat, ch]
+    for card in range(T):
+        out[off[HAND] + card] = s["hand"][seat, card] * 0.125
+        out[off[REVEALED] + card] = s["revealed_cards"][card] * 0.125
+    out[off[OXYGEN]] = s["oxygen"] * 0.05
+    out[off[ENERGY]] = s["energy"] * 0.05
+    out[off[ROUND]] = s["round"] / s["max_rounds"]
+    out[off[DECISION] + s["decision"]] = 1.0
+    out[off[DECIDING_SEAT] + relative(s["current_seat"], seat, n)] = 1.0
+    out[off[MISSION_LEADER] + relative(s["mission_leader"], seat, n)] = 1.0
+    if s["ab_user"] != NOBODY:
+        out[off[ABILITY_IN_PLAY] + s["ab_id"]] = 1.0
+        out[off[ABILITY_USER] + relative(s["ab_user"], seat, n)] = 1.0
+    subject = subject_of(s)
+    if subject != NOBODY:
+        out[off[SUBJECT] + relative(subject, seat, n)] = 1.0
+    if s["decision"] == VETO_CHOICE:  # the card just revealed is public
+        out[off[BEING_REVEALED] + s["pool"][s["reveal_pos"]]] = 1.0
+    out[off[RESOLUTION] + 0] = s["replicate_waiting"]
+    out[off[RESOLUTION] + 1] = s["backstab_spent"]
+    out[off[RESOLUTION] + 2] = s["brawl_spent"]
+    out[off[RESOLUTION] + 3] = s["veto_armed"]
+    if s["seen_emma"][seat] >= 0:
+        out[off[SEEN_EMMA_TOP] + s["seen_emma"][seat]] = 1.0
+    out[off[VOTE_CALLED]] = s["vote_called"]
+    out[off[DECKS] + 0] = s["emma_n"] * 0.05
+    out[off[DECKS] + 1] = s["wound_deck_n"] * (1.0 / 15.0)
+    for r in range(n):
+        j = seat + r - n if seat + r >= n else seat + r
+        out[off[ALIVE] + r] = s["alive"][j]
+        out[off[EXILED] + r] = s["exiled"][j]
+        if s["character"][j] >= 0:
+            out[off[CHARACTER] + r * N_CHARACTERS + s["character"][j]] = 1.0
+        if s["revealed"][j]:
+            out[off[AGENDA_REVEALED] + r * N_AGENDAS + s["agenda"][j]] = 1.0
+        for w in range(s["wound_n"][j]):
+            i = off[WOUNDS] + r * N_WOUND_KINDS + s["wound_list"][j, w]
+            out[i] = min(out[i] + 1.0, 2.0)
+        out[off[HAND_SIZE] + r] = s["hand_n"][j] * 0.125
+        out[off[DECK_SIZE] + r] = s["deck_n"][j] * 0.05
+        out[off[ABILITIES_USED] + 2 * r] = s["used"][j, 0]
+        out[off[ABILITIES_USED] + 2 * r + 1] = s["used"][j, 1]
+        out[off[STATUS] + 4 * r] = s["locked_down"][j]
+        out[off[STATUS] + 4 * r + 1] = s["suppressed"][j]
+        out[off[STATUS] + 4 * r + 2] = s["hidden"][j]
+        out[off[STATUS] + 4 * r + 3] = s["shielded"][j]
+        out[off[PLAYED] + r] = s["played_n"][j] * (1.0 / 3.0)
+        if s["bloodwork"][j] >= 0:
+            out[off[BLOODWORK] + r * T + s["bloodwork"][j]] = 1.0
+        if s["seen_hand"][seat, j, 0] >= 0:
+            for card in range(T):
+                out[off[SEEN_HAND] + r * T + card] = s["seen_hand"][seat, j, card] * 0.125
+        for card in range(T):
+            out[off[SEEN_PLAYED] + r * T + card] = s["seen_played"][seat, j, card] * 0.5
+        if s["seen_top"][seat, j] >= 0:
+            out[off[SEEN_DECK_TOP] + r * T + s["seen_top"][seat, j]] = 1.0
+        ballot = s["ballot"][j]
+        if s["vote_called"] and (s["ballots_public"] or r == 0):
+            if ballot == ABSTAINED:
+                out[off[BALLOTS] + r * (n + 1) + n] = 1.0
+            elif ballot >= 0:
+                out[off[BALLOTS] + r * (n + 1) + relative(ballot, seat, n)] = 1.0
+        if 0 <= s["claim"][j] < 3:
+            out[off[CLAIMS] + r * 3 + s["claim"][j]] = 1.0
+        if 0 <= s["accused"][j] < n:
+            out[off[ACCUSED] + r * n + relative(s["accused"][j], seat, n)] = 1.0
+            if s["accused_card"][j] >= 0:
+                out[off[ACCUSED_CARD] + r * T + s["accused_card"][j]] = 1.0
+
+
+_STATE = state_layout({"num_players": 4})
+_snames = [p.name for p in _STATE.pieces]
+(
+    S_AGENDA,
+    S_TEAM,
+    S_CHARACTER,
+    S_HAND,
+    S_DECK,
+    S_PLAYED,
+    S_WOUNDS,
+    S_ALIVE,
+    S_EXILED,
+    S_OXYGEN,
+    S_ENERGY,
+    S_ROUND,
+    S_DECISION,
+    S_DECIDING_SEAT,
+    S_MISSION_LEADER,
+    S_EMMA_TOP,
+) = range(len(_snames))
+assert _snames[S_EMMA_TOP] == "emma_top"
+
+
+
+@kernel
+def god_view(s, out, off):
+    n = s["num_players"]
+    out[off[S_OXYGEN]] = s["oxygen"] * 0.05
+    out[off[S_ENERGY]] = s["energy"] * 0.05
+    out[off[S_ROUND]] = s["round"] / s["max_rounds"]
+    out[off[S_DECISION] + s["decision"]] = 1.0
+    out[off[S_DECIDING_SEAT] + s["current_seat"]] = 1.0
+    out[off[S_MISSION_LEADER] + s["mission_leader"]] = 1.0
+    if s["emma_n"] > 0:
+        out[off[S_EMMA_TOP] + s["emma"][s["emma_n"] - 1]] = 1.0
+    for j in range(n):
+        out[off[S_AGENDA] + j * N_AGENDAS + s["agenda"][j]] = 1.0
+        out[off[S_TEAM] + 2 * j + team_of(s, j)] = 1.0
+        if s["character"][j] >= 0:
+            out[off[S_CHARACTER] + j * N_CHARACTERS + s["character"][j]] = 1.0
+        for card in range(T):
+            out[off[S_HAND] + j * T + card] = s["hand"][j, card] * 0.125
+            out[off[S_PLAYED] + j * T + card] = s["played"][j, card] * 0.5
+        for k in range(s["deck_n"][j]):
+            out[off[S_DECK] + j * T + s["deck"][j, k]] += 0.05
+        for w in range(s["wound_n"][j]):
+            i = off[S_WOUNDS] + j * N_WOUND_KINDS + s["wound_list"][j, w]
+            out[i] = min(out[i] + 1.0, 2.0)
+        out[off[S_ALIVE] + j] = s["alive"][j]
+        out[off[S_EXILED] + j] = s["exiled"][j]

@@ -1,0 +1,136 @@
+"""The Menace Among Us: meta-facts, parameters and the named pieces of observations."""
+
+from ..core.spec import GameSpec, Layout, Param, Piece
+from .actions import ACTION_NAMES, MAX_PLAYERS
+from .cards import N_ABILITIES, N_AGENDAS, N_CARD_TYPES, N_CHARACTERS, N_WOUNDS
+
+MIN_PLAYERS = 4
+
+# What the pending decision is about; one name per kind, in `rules.py`'s numbering.
+DECISION_NAMES = (
+    "pick a character",
+    "take an action",
+    "delegated action",
+    "rush: play a card",
+    "pay a discard",
+    "choose a target",
+    "bloodwork: reveal a card",
+    "relay: give a card",
+    "tinker: discard a card",
+    "calibrate: bottom the EmMA card?",
+    "discard down to the hand limit",
+    "veto this card?",
+    "brawl: choose whom to wound",
+    "agenda ability: choose a player",
+    "call a vote?",
+    "table talk: claim",
+    "table talk: accuse whom",
+    "table talk: accuse of which card",
+    "vote",
+)
+N_DECISIONS = len(DECISION_NAMES)
+N_WOUND_KINDS = N_WOUNDS + 1  # the 15 cards and the blank dealt from an exhausted deck
+
+PARAMS = (
+    Param("num_players", 6, MIN_PLAYERS, MAX_PLAYERS, "seats at the table"),
+    Param("oxygen_max", 12, 8, 20, "Oxygen never rises above this (ruling: 12)"),
+    Param("random_menace", 0, 0, 1, "4 players: random Menace, not The Contagion", "bool"),
+    Param("random_characters", 0, 0, 1, "characters picked at random, not decided", "bool"),
+    Param("killed_menace_oxygen", 0, -3, 3, "Oxygen change when a Menace is killed (ruling: 0)"),
+    Param("max_rounds", 40, 1, 1000, "rounds before the game is truncated as a draw (ruling: 40)"),
+    Param("advanced", 0, 0, 1, "Advanced game: individual goals count", "bool"),
+    Param("table_talk", 0, 0, 1, "structured claims and accusations before each vote", "bool"),
+)
+
+
+def observation_layout(params: dict) -> Layout:
+    """One seat's view; seats are relative (0 = the observer, 1 = next clockwise, ...)."""
+    n = params["num_players"]
+    return Layout(
+        (
+            Piece("own_agenda", (N_AGENDAS,), "one-hot agenda of the observer"),
+            Piece("coward_side", (2,), "the Coward's own side now (crew, menace); 0 for others"),
+            Piece("character_offer", (N_CHARACTERS,), "characters the observer may pick"),
+            Piece("hand", (N_CARD_TYPES,), "cards held by type, / 8"),
+            Piece("oxygen", (1,), "Oxygen / 20"),
+            Piece("energy", (1,), "Energy / 20"),
+            Piece("round", (1,), "round / max_rounds"),
+            Piece("decision", (N_DECISIONS,), "one-hot kind of the pending decision"),
+            Piece("deciding_seat", (n,), "one-hot: whose decision is pending"),
+            Piece("mission_leader", (n,), "one-hot: who holds the Mission Leader token"),
+            Piece("ability_in_play", (N_ABILITIES,), "the Above Deck Action being resolved"),
+            Piece("ability_user", (n,), "one-hot: who is using it"),
+            Piece("subject", (n,), "one-hot: the seat the pending decision is about"),
+            Piece("alive", (n,), "not killed"),
+            Piece("exiled", (n,), "exiled"),
+            Piece("character", (n, N_CHARACTERS), "one-hot picked character of each seat"),
+            Piece("agenda_revealed", (n, N_AGENDAS), "one-hot agenda of each revealed seat"),
+            Piece("wounds", (n, N_WOUND_KINDS), "Wounds in front of each seat"),
+            Piece("hand_size", (n,), "cards in hand / 8"),
+            Piece("deck_size", (n,), "cards in deck / 20"),
+            Piece("abilities_used", (n, 2), "Above Deck Actions used this round"),
+            Piece("status", (n, 4), "locked down, suppressed, hidden, shielded this round"),
+            Piece("played", (n,), "Below Deck cards each seat has face down this round / 3"),
+            Piece("revealed", (N_CARD_TYPES,), "cards revealed this round by type / 8"),
+            Piece("being_revealed", (N_CARD_TYPES,), "one-hot card revealed and awaiting a Veto"),
+            Piece("resolution", (4,), "Replicate waiting, Backstab spent, Brawl spent, Veto armed"),
+            Piece("bloodwork", (n, N_CARD_TYPES), "card each seat revealed by Bloodwork this round"),
+            Piece("seen_hand", (n, N_CARD_TYPES), "hand the observer saw by Analyze, / 8"),
+            Piece("seen_played", (n, N_CARD_TYPES), "cards the observer saw by Surveillance, / 2"),
+            Piece("seen_deck_top", (n, N_CARD_TYPES), "deck tops the observer saw by Intercept"),
+            Piece("seen_emma_top", (N_CARD_TYPES,), "EmMA top card the observer saw by Calibrate"),
+            Piece("vote_called", (1,), "a vote is being held this round"),
+            Piece("ballots", (n, n + 1), "last vote: whom each seat voted for, or abstained"),
+            Piece("claims", (n, 3), "table talk this round: Good, Neutral, Bad claimed"),
+            Piece("accused", (n, n), "table talk this round: whom each seat accused"),
+            Piece("accused_card", (n, N_CARD_TYPES), "table talk: of which card"),
+            Piece("decks", (2,), "EmMA deck / 20, wound deck / 15"),
+        )
+    )
+
+
+def state_layout(params: dict) -> Layout:
+    """The god-view for centralised critics: absolute seats, every hidden fact."""
+    n = params["num_players"]
+    return Layout(
+        (
+            Piece("agenda", (n, N_AGENDAS), "one-hot agenda of each seat"),
+            Piece("team", (n, 2), "one-hot side of each seat now (crew, menace)"),
+            Piece("character", (n, N_CHARACTERS)),
+            Piece("hand", (n, N_CARD_TYPES), "/ 8"),
+            Piece("deck", (n, N_CARD_TYPES), "cards left in each deck by type / 20"),
+            Piece("played", (n, N_CARD_TYPES), "cards face down this round by type / 2"),
+            Piece("wounds", (n, N_WOUND_KINDS)),
+            Piece("alive", (n,)),
+            Piece("exiled", (n,)),
+            Piece("oxygen", (1,), "/ 20"),
+            Piece("energy", (1,), "/ 20"),
+            Piece("round", (1,), "/ max_rounds"),
+            Piece("decision", (N_DECISIONS,)),
+            Piece("deciding_seat", (n,)),
+            Piece("mission_leader", (n,)),
+            Piece("emma_top", (N_CARD_TYPES,), "one-hot top card of the EmMA deck"),
+        )
+    )
+
+
+def max_decisions(params: dict) -> int:
+    """A generous bound: per round and seat, one turn with its follow-ups, hand-limit discards,
+    talk and a vote stay well under 40 decisions; setup adds one pick per seat."""
+    n = params["num_players"]
+    return params["max_rounds"] * 40 * n + n
+
+
+SPEC = GameSpec(
+    name="menace",
+    version=0,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    action_names=ACTION_NAMES,
+    params=PARAMS,
+    observation_layout=observation_layout,
+    state_layout=state_layout,
+    max_decisions=max_decisions,
+    teams=("crew", "menace"),
+    doc="The Menace Among Us: hidden agendas aboard a failing ship; Oxygen against Energy.",
+)

@@ -1,0 +1,71 @@
+"""A scenario builder for Among Us rule tests: a real dealt game, then the board we want."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import envs
+from envs.amongus import rules
+from envs.amongus.cards import COLOUR_NAMES
+
+
+class Table:
+    """One game (a batch of one) whose record a test may rewrite before acting."""
+
+    def __init__(self, num_players: int = 4, impostor: int = 1, seed: int = 0, **params):
+        self.vec = envs.make_vec("amongus", 1, seed=seed, num_players=num_players, **params)
+        self.n = num_players
+        rec = self.vec.records.copy()
+        s = rec[0]
+        s["colour"][:num_players] = np.arange(num_players)  # seat i holds colour i
+        s["impostor"] = impostor
+        s["impostor_colour"] = impostor
+        self.vec.set_records(rec)
+
+    @property
+    def s(self) -> np.void:
+        return self.vec.records[0]
+
+    def edit(self, **fields) -> "Table":
+        rec = self.vec.records.copy()
+        for name, value in fields.items():
+            rec[0][name] = value
+        self.vec.set_records(rec)
+        return self
+
+    def hands(self, *hands: dict) -> "Table":
+        """``hands(seat0, seat1, ...)``, each ``{colour_name: count}``."""
+        rec = self.vec.records.copy()
+        rec[0]["hand"][:, :] = 0
+        for seat, hand in enumerate(hands):
+            for name, count in hand.items():
+                rec[0]["hand"][seat, COLOUR_NAMES.index(name)] = count
+        self.vec.set_records(rec)
+        return self
+
+    def turn(self, seat: int, phase: int = rules.TRADE) -> "Table":
+        """It is ``seat``'s turn (its first of the round unless it is the first player)."""
+        first = int(self.s["first_player"])
+        return self.edit(
+            phase=phase,
+            turn_owner=seat,
+            current_seat=seat,
+            turn_index=(seat - first) % self.n,
+            investigation_index=self.n,
+        )
+
+    def legal(self) -> list[str]:
+        return self.vec.legal_action_names(0)
+
+    def act(self, name: str):
+        spec = self.vec.spec
+        if name not in spec.action_names:
+            raise KeyError(name)
+        rewards, terminated, truncated = self.vec.step(np.array([spec.action_names.index(name)]))
+        return rewards[0].copy(), bool(terminated[0]), bool(truncated[0])
+
+    def hand(self, seat: int) -> dict:
+        return {COLOUR_NAMES[c]: int(k) for c, k in enumerate(self.s["hand"][seat]) if k}
+
+    def observation(self, seat: int) -> dict:
+        return self.vec.observation_layout.split(self.vec.observe(seat)[0])

@@ -1,0 +1,144 @@
+"""Among Us over thousands of random games: masks are exactly the rulebook's legal actions,
+cards are conserved, and no observation shows what its seat cannot know."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import envs
+from agents.amongus_heuristic import AmongUsHeuristic
+from agents.policy import RandomPolicy
+from envs.amongus import rules
+from envs.amongus.cards import COLOUR_NAMES, HAND_SIZE, TASKS_PER_COLOUR
+from evaluation.playthrough import playthrough
+
+GOLDEN = Path(__file__).resolve().parents[1] / "playthroughs"
+
+
+def legal_by_the_rulebook(s) -> set[str]:
+    """The legal decisions, written from the rulebook and rulings independently of the engine."""
+    n, seat, phase = int(s["num_players"]), int(s["current_seat"]), int(s["phase"])
+    hand = s["hand"][seat]
+    held = [COLOUR_NAMES[c] for c in range(n) if hand[c] > 0]
+    impostor = seat == s["impostor"]
+    legal = set()
+    if phase == rules.INVESTIGATION:
+        legal |= {f"show {c}" for c in held}
+    elif phase == rules.TRADE:
+        legal.add("no trade")
+        legal |= {
+            f"offer {c} to +{o}" for c in held for o in range(1, n) if not s["cleared"][(seat + o) % n]
+        }
+    elif phase == rules.REPLY:
+        legal |= {f"give {c}" for c in held}
+    elif phase == rules.END_OF_TURN:
+        legal.add("end turn")
+        if impostor and hand[s["impostor_colour"]] == HAND_SIZE:
+            legal.add("kill")
+        if not impostor and not s["voted"][seat]:
+            legal |= {f"vote +{o}" for o in range(1, n)}
+        if not impostor and not s["cleared"][seat] and hand[s["colour"][seat]] == HAND_SIZE:
+            legal |= {f"clear, look at +{o}" for o in range(1, n)}
+    else:
+        legal |= {f"guess {COLOUR_NAMES[c]}" for c in range(n) if c != s["impostor_colour"]}
+    if impostor and phase != rules.SABOTAGE_GUESS:
+        legal.add("sabotage")
+    return legal
+
+
+def check_cards(s):
+    n = int(s["num_players"])
+    hand = s["hand"][:n, :n].astype(int)
+    if s["partner"] >= 0:  # a pending trade's card lies face down on the table
+        hand[s["turn_owner"], s["offered_colour"]] += 1
+    assert (hand >= 0).all() and (hand.sum(axis=1) == HAND_SIZE).all()
+    assert (hand.sum(axis=0) == TASKS_PER_COLOUR).all()
+    assert s["hand"][n:].sum() == 0 and s["hand"][:, n:].sum() == 0
+
+
+@pytest.mark.parametrize("num_players", [4, 6, 10])
+@pytest.mark.parametrize("policy", ["random", "heuristic"])
+def test_masks_are_the_legal_actions_and_cards_are_conserved(num_players, policy):
+    vec = envs.make_vec("amongus", 128, seed=num_players, num_players=num_players)
+    player = RandomPolicy(1) if policy == "random" else AmongUsHeuristic(vec.spec, vec.params)
+    names = np.array(vec.spec.action_names)
+    finished = 0
+    while finished < (2000 if policy == "random" else 300):
+        for b in range(vec.num_envs):
+            s = vec.records[b]
+            assert set(names[vec.action_mask[b]]) == legal_by_the_rulebook(s)
+            check_cards(s)
+        _, terminated, truncated = vec.step(player.act(vec.observation, vec.action_mask))
+        finished += int((terminated | truncated).sum())
+
+
+def hidden_from(s, seat: int, rng: np.random.Generator):
+    """A copy of record ``s`` changed only in what ``seat`` cannot know, or None."""
+    t = s.copy()
+    n = int(s["num_players"])
+    unknown = [
+        j for j in range(n) if j != seat and not s["revealed"][j] and not s["looked"][seat, j]
+    ]
+    changed = False
+    if len(unknown) >= 2:
+        j, k = rng.choice(unknown, 2, replace=False)
+        t["colour"][j], t["colour"][k] = s["colour"][k], s["colour"][j]
+        for p in range(n):
+            if t["colour"][p] == t["impostor_colour"]:
+                t["impostor"] = p
+        changed = True
+    others = [j for j in range(n) if j != seat and not s["cleared"][j] and j != s["partner"]]
+    if len(others) >= 2:
+        j, k = rng.choice(others, 2, replace=False)
+        held = np.flatnonzero(t["hand"][j][:n])
+        if len(held) and not (s["phase"] == rules.REPLY and j == s["turn_owner"]):
+            c = rng.choice(held)
+            t["hand"][j, c] -= 1
+            t["hand"][k, c] += 1
+            t["given"][j, k, c] += 1  # a trade's contents between two other seats
+            changed = True
+    t["rng_counter"] += 12345
+    t["looked"][(seat + 1) % n, (seat + 2) % n] ^= 1
+    return t, changed
+
+
+@pytest.mark.parametrize("num_players", [4, 7])
+def test_no_observation_changes_with_what_its_seat_cannot_know(num_players):
+    """Re-deal hidden facts (other seats' colours and hands, trades between others, private
+    looks, the random stream): every seat's observation must stay the same."""
+    vec = envs.make_vec("amongus", 64, seed=9, num_players=num_players)
+    probe = envs.make_vec("amongus", 1, num_players=num_players)
+    heuristic = AmongUsHeuristic(vec.spec, vec.params)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for step in range(150):
+        if step % 5 == 0:
+            for b in range(0, vec.num_envs, 4):
+                s = vec.records[b]
+                for seat in range(num_players):
+                    t, changed = hidden_from(s, seat, rng)
+                    probe.set_records(vec.records[b : b + 1])
+                    before = probe.observe(seat).copy()
+                    mask_before = probe.action_mask.copy()
+                    probe.set_records(np.array([t], dtype=vec.records.dtype))
+                    assert np.array_equal(probe.observe(seat), before), (step, b, seat)
+                    if int(s["current_seat"]) == seat:
+                        assert np.array_equal(probe.action_mask, mask_before)
+                    checked += changed
+        vec.step(heuristic.act(vec.observation, vec.action_mask))
+    assert checked > 1000
+
+
+def test_golden_playthrough():
+    """A seeded 5-player game between heuristics, every seat's view at every decision.
+    Set UPDATE_GOLDEN=1 to rewrite the file after a deliberate change (and bump the version)."""
+    spec = envs.registry["amongus"]
+    params = spec.resolve(num_players=5)
+    text = playthrough("amongus", seed=0, policy=AmongUsHeuristic(spec, params), **params)
+    path = GOLDEN / "amongus_5p_seed0.txt"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+    assert path.read_text() == text

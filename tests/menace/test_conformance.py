@@ -1,0 +1,85 @@
+"""Conformance of the Menace engine: PettingZoo API, determinism, batch invariance, masks,
+information invariance and clean random games."""
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+from envs.core.registry import make_vec
+from envs.menace_v0 import env as menace_env
+
+
+def random_run(num_players, seed, steps, num_envs=16):
+    vec = make_vec("menace", num_envs, seed=seed, num_players=num_players)
+    rng = np.random.default_rng(seed)
+    trace, finished = [], 0
+    for _ in range(steps):
+        assert vec.action_mask.any(axis=1).all(), "a live decision with no legal action"
+        logits = rng.random(vec.action_mask.shape)
+        actions = np.where(vec.action_mask, logits, -1.0).argmax(axis=1)
+        rewards, term, trunc = vec.step(actions)
+        done = term | trunc
+        finished += done.sum()
+        assert np.all(np.abs(rewards[~done]) == 0.0)
+        assert np.all(np.isin(rewards[term], (-1.0, 1.0)))
+        assert np.all(vec.observation >= 0.0) and np.all(vec.observation <= 2.0)
+        trace.append(actions.copy())
+    return vec, np.array(trace), finished
+
+
+@pytest.mark.parametrize("num_players", [4, 5, 6, 7, 8])
+def test_random_games_are_clean_and_finish(num_players):
+    _, _, finished = random_run(num_players, seed=num_players, steps=400)
+    assert finished > 0
+
+
+def test_same_seed_same_games():
+    a, trace_a, _ = random_run(6, seed=3, steps=200)
+    b, trace_b, _ = random_run(6, seed=3, steps=200)
+    assert np.array_equal(trace_a, trace_b)
+    assert np.array_equal(a.observation, b.observation)
+
+
+def test_a_game_does_not_depend_on_its_batch():
+    big = make_vec("menace", 8, seed=5, num_players=6)
+    small = make_vec("menace", 1, seed=5, num_players=6)
+    for _ in range(150):
+        action = int(np.flatnonzero(small.action_mask[0])[0])
+        big_actions = np.array([np.flatnonzero(m)[0] for m in big.action_mask])
+        assert np.flatnonzero(big.action_mask[0])[0] == action
+        small.step(np.array([action]))
+        big.step(big_actions)
+        assert np.array_equal(big.observation[0], small.observation[0])
+
+
+def test_mask_is_the_legal_set():
+    vec = make_vec("menace", 8, seed=9, num_players=6)
+    for _ in range(100):
+        for b in range(vec.num_envs):
+            for a in np.flatnonzero(~vec.action_mask[b])[:3]:
+                with pytest.raises(ValueError):
+                    bad = np.array([np.flatnonzero(m)[0] for m in vec.action_mask])
+                    bad[b] = a
+                    vec.step(bad)
+        vec.step(np.array([np.flatnonzero(m)[0] for m in vec.action_mask]))
+
+
+def test_hidden_facts_do_not_reach_another_seat():
+    """Re-deal what seat 0 cannot see (others' hands, decks, agendas); its view is unchanged."""
+    vec = make_vec("menace", 4, seed=11, num_players=6)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_mask]))
+    before = vec.observe(0)
+    for b in range(vec.num_envs):
+        s = vec.records[b]
+        hidden = [seat for seat in range(1, 6) if not s["revealed"][seat]]
+        s["agenda"][hidden] = s["agenda"][np.roll(hidden, 1)]
+        for seat in range(1, 6):
+            s["deck"][seat, :] = rng.integers(0, 11, size=s["deck"].shape[1])
+            s["hand"][seat, :] = np.roll(s["hand"][seat, :], 1)
+    assert np.array_equal(before, vec.observe(0))
+
+
+def test_pettingzoo_api():
+    api_test(menace_env(num_players=5), num_cycles=200)

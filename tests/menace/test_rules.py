@@ -1,0 +1,402 @@
+"""Rule tables: each card, ability, wound, agenda ability and end condition, board before and
+after, from a scenario built by `scenario.table`."""
+
+from envs.menace import cards as c
+from envs.menace import rules
+from tests.menace.scenario import act, card, decision, give_wound, legal, next_wound, table
+
+BR, AR, RM = card("Basic Repair"), card("Advanced Repair"), card("Raise Morale")
+CMD, REP, BS, BRAWL = card("Command"), card("Replicate"), card("Backstab"), card("Brawl")
+PANIC, AB, RL, EXP = card("Panic!"), card("Airlock Breach"), card("Reactor Leak"), card("Explosion")
+
+
+
+def round_of(cards_played, **kw):
+    """Seat i plays cards_played[i]; everyone else passes by drawing; returns the record."""
+    n = len(kw.get("agendas", (0, 3, 5, 6)))
+    hands = {i: [cards_played[i]] for i in range(len(cards_played))}
+    decks = {i: [RM] * 5 for i in range(n)}
+    st = table(hands=hands, decks=decks, **kw)
+    s = st[0]
+    for i in range(n):
+        act(s, f"play {c.CARD_NAMES[cards_played[i]]}" if i < len(cards_played) else "draw")
+    return s
+
+
+# --- Below Deck cards ---------------------------------------------------------------------------
+
+
+def test_raise_morale_and_repairs_move_the_tracks():
+    s = round_of([RM, BR, AR, RM], oxygen=5)
+    assert (s["oxygen"], s["energy"]) == (5 + 1 - 1 - 1 + 1, 3)
+
+
+def test_airlock_breach_costs_oxygen():
+    s = round_of([AB, RM, RM, RM], oxygen=5)
+    assert s["oxygen"] == 5 - 1 + 3
+
+
+def test_explosion_costs_energy_not_below_zero():
+    s = round_of([EXP, RM, RM, RM], energy=1)
+    assert s["energy"] == 0
+
+
+def test_command_makes_everyone_draw():
+    s = round_of([CMD, RM, RM, RM], oxygen=6)
+    assert s["oxygen"] == 6 - 1 + 3
+    assert list(s["hand_n"][:4]) == [1, 1, 1, 1]
+    assert list(s["deck_n"][:4]) == [4, 4, 4, 4]
+
+
+def test_panic_discards_a_random_card_from_everyone():
+    st = table(hands={0: [PANIC], 1: [RM, RM], 2: [RM, BR], 3: [RM]}, decks={0: [RM]})
+    s = st[0]
+    act(s, "play Panic!", "play Raise Morale", "play Raise Morale", "play Raise Morale")
+    assert s["oxygen"] == 4 - 1 + 3
+    assert list(s["hand_n"][:4]) == [0, 0, 0, 0]
+
+
+def test_backstab_wounds_the_mission_leader_once():
+    s = round_of([BS, BS, RM, RM], mission_leader=0)
+    assert s["wound_n"][0] == 1 and s["wound_n"].sum() == 1
+
+
+def test_brawl_lets_the_mission_leader_choose_once():
+    st = table(hands={0: [BRAWL], 1: [BRAWL], 2: [RM], 3: [RM]}, decks={0: [RM], 1: [RM]})
+    s = st[0]
+    act(s, "play Brawl", "play Brawl", "play Raise Morale", "play Raise Morale")
+    assert decision(s) == (rules.BRAWL_TARGET, 0)
+    act(s, "seat +2")
+    assert s["wound_n"][2] == 1 and s["wound_n"].sum() == 1
+    assert decision(s)[0] == rules.CALL_VOTE
+
+
+def test_reactor_leak_wounds_unwounded_players_of_cards():
+    st = table(
+        hands={0: [RL], 1: [RM], 2: [RM]}, decks={3: [RM]}, wounds={2: [c.FLESH_WOUND]}
+    )
+    s = st[0]
+    act(s, "play Reactor Leak", "play Raise Morale", "play Raise Morale", "draw")
+    assert list(s["wound_n"][:4]) == [1, 1, 1, 0]
+
+
+def test_replicate_copies_the_next_card_costs_included():
+    s = table(hands={0: [REP], 1: [AR]}, decks={2: [RM], 3: [RM]}, oxygen=6)[0]
+    s["emma_n"] = 0  # no EmMA: two cards played, two needed
+    act(s, "play Replicate", "play Advanced Repair", "draw", "draw")
+    # whichever order: Replicate first copies Advanced Repair; last carries over
+    if s["replicate_waiting"]:
+        assert (s["oxygen"], s["energy"]) == (5, 2)
+    else:
+        assert (s["oxygen"], s["energy"]) == (4, 4)
+
+
+def test_replicate_cannot_copy_backstab_and_is_spent():
+    s = table(hands={}, oxygen=6)[0]
+    s["replicate_waiting"] = True
+    rules.reveal(s, BS)
+    assert not s["replicate_waiting"] and s["wound_n"].sum() == 1
+
+
+def test_replicate_then_replicate_waits_once():
+    s = table(hands={}, oxygen=6)[0]
+    rules.reveal(s, REP)
+    rules.reveal(s, REP)
+    rules.reveal(s, RM)
+    assert s["oxygen"] == 8 and not s["replicate_waiting"]
+
+
+def test_reactor_overload_caps_energy_but_not_oxygen():
+    st = table(hands={0: [AR], 1: [AR], 2: [AR], 3: [AR]}, oxygen=8, energy=3)
+    s = st[0]
+    act(s, *["play Advanced Repair"] * 4)
+    assert (s["energy"], s["oxygen"]) == (8, 4)
+
+
+def test_emma_tops_up_to_half_the_table():
+    st = table(hands={}, decks={i: [RM] for i in range(4)}, emma=[RM, RM, RM], oxygen=4)
+    s = st[0]
+    act(s, "draw", "draw", "draw", "draw")
+    assert s["oxygen"] == 6 and s["emma_n"] == 1 and s["emma_discard_n"] == 2
+
+
+# --- Above Deck Actions -------------------------------------------------------------------------
+
+
+def test_laser_pistol_costs_energy_and_wounds():
+    s = table(characters=(3, 5, 6, 7), hands={}, decks={0: [RM]}, energy=3)[0]
+    act(s, "use ability 2", "seat +1")
+    assert s["energy"] == 1 and s["wound_n"][1] == 1
+
+
+def test_first_aid_removes_a_wound_for_two_oxygen():
+    s = table(characters=(0, 5, 6, 7), wounds={2: [c.FLESH_WOUND]}, oxygen=5, decks={0: [RM]})[0]
+    act(s, "use ability 2", "seat +2")
+    assert s["oxygen"] == 3 and s["wound_n"][2] == 0
+
+
+def test_infected_wound_cannot_be_removed():
+    s = table(characters=(0, 5, 6, 7), wounds={2: [c.INFECTED_WOUND]}, oxygen=5, decks={0: [RM]})[0]
+    assert "use ability 2" not in legal(s)
+
+
+def test_crunch_draws_three_and_wounds():
+    s = table(characters=(2, 5, 6, 7), decks={1: [RM] * 5}, oxygen=5)[0]
+    next_wound(s, c.FLESH_WOUND)
+    act(s, "use ability 1", "seat +1")
+    assert s["hand_n"][1] == 3 and s["wound_n"][1] == 1 and s["oxygen"] == 4
+
+
+def test_veto_cancels_the_card_it_is_used_on():
+    st = table(characters=(3, 5, 6, 7), hands={0: [RM], 1: [AB], 2: [AB]}, decks={3: [RM]})
+    s = st[0]
+    s["emma_n"] = 0
+    act(s, "use ability 1", "card Raise Morale", "play Airlock Breach", "play Airlock Breach", "draw")
+    assert decision(s) == (rules.VETO_CHOICE, 0)
+    act(s, "yes")
+    assert s["oxygen"] == 3
+
+
+def test_veto_must_cancel_the_last_card():
+    st = table(characters=(3, 5, 6, 7), hands={0: [RM], 1: [AB]}, decks={2: [RM], 3: [RM]})
+    s = st[0]
+    s["emma_n"] = 0
+    act(s, "use ability 1", "card Raise Morale", "play Airlock Breach", "draw", "draw")
+    assert s["oxygen"] == 4 and decision(s)[0] == rules.CALL_VOTE
+
+
+def test_delegate_makes_another_seat_act_now():
+    s = table(characters=(1, 5, 6, 7), hands={2: [RM]}, decks={0: [RM]}, oxygen=4)[0]
+    act(s, "use ability 1", "seat +2")
+    assert decision(s) == (rules.DELEGATED, 2)
+    assert "draw" not in legal(s)
+    act(s, "play Raise Morale")
+    assert decision(s) == (rules.TURN, 1) and s["played_n"][2] == 1
+
+
+def test_rush_plays_two_cards():
+    s = table(characters=(9, 5, 6, 7), hands={0: [RM, BR]}, energy=2, decks={1: [RM]})[0]
+    act(s, "use ability 1", "play Raise Morale", "play Basic Repair")
+    assert s["played_n"][0] == 2 and s["energy"] == 1 and decision(s) == (rules.TURN, 1)
+
+
+def test_course_correction_moves_the_mission_leader():
+    s = table(characters=(9, 5, 6, 7), decks={0: [RM]})[0]
+    act(s, "use ability 2", "seat +3")
+    assert s["mission_leader"] == 3 and s["round_leader"] == 0
+
+
+def test_overclock_and_jury_rig_raise_energy():
+    s = table(characters=(4, 5, 6, 7), hands={0: [RM]}, oxygen=5, decks={0: [RM]})[0]
+    act(s, "use ability 1", "card Raise Morale")
+    assert (s["energy"], s["oxygen"], s["hand_n"][0]) == (2, 4, 0)
+
+
+def test_analyze_shows_a_hand_to_its_user_only():
+    s = table(characters=(7, 5, 6, 4), hands={2: [AB, AB]}, energy=1, decks={0: [RM]})[0]
+    act(s, "use ability 1", "seat +2")
+    assert s["seen_hand"][0, 2, AB] == 2 and s["seen_hand"][1, 2, AB] == -1
+
+
+def test_calibrate_can_bottom_the_emma_card():
+    s = table(characters=(7, 5, 6, 4), emma=[RM, AB], decks={0: [RM]})[0]
+    act(s, "use ability 2")
+    assert s["seen_emma"][0] == AB
+    act(s, "yes")
+    assert list(s["emma"][:2]) == [AB, RM]
+
+
+def test_shield_prevents_the_next_wound():
+    s = table(characters=(15, 3, 6, 7), energy=3, oxygen=5, decks={0: [RM], 1: [RM]})[0]
+    act(s, "use ability 1", "seat +0", "use ability 2", "seat +3")
+    assert s["wound_n"][0] == 0 and not s["shielded"][0]
+
+
+def test_hide_keeps_others_abilities_off_you():
+    s = table(characters=(12, 3, 6, 7), hands={0: [RM]}, energy=3, decks={1: [RM]})[0]
+    act(s, "use ability 1", "card Raise Morale")
+    act(s, "use ability 2")
+    assert "seat +3" not in legal(s)  # seat 0 is +3 from seat 1
+
+
+# --- wounds -------------------------------------------------------------------------------------
+
+
+def test_broken_hand_lowers_the_hand_limit():
+    s = table(hands={0: [RM] * 4}, decks={0: [RM]}, wounds={0: [c.BROKEN_HAND]})[0]
+    assert decision(s) == (rules.HAND_LIMIT, 0)
+    act(s, "card Raise Morale")
+    assert s["hand_n"][0] == 3 and decision(s) == (rules.TURN, 0)
+
+
+def test_broken_leg_forbids_above_deck_actions():
+    s = table(characters=(4, 5, 6, 7), hands={0: [RM]}, decks={0: [RM]}, wounds={0: [c.BROKEN_LEG]})[0]
+    assert legal(s) == ["draw", "play Raise Morale"]
+
+
+def test_punctured_lung_costs_oxygen_on_receipt():
+    s = table(hands={}, oxygen=5)[0]
+    next_wound(s, c.PUNCTURED_LUNG)
+    rules.wound(s, 1)
+    assert s["oxygen"] == 4
+
+
+def test_adrenaline_surge_draws_two():
+    s = table(hands={}, decks={1: [RM] * 3})[0]
+    next_wound(s, c.ADRENALINE_SURGE)
+    rules.wound(s, 1)
+    assert s["hand_n"][1] == 2
+
+
+def test_radiation_burns_cost_energy():
+    s = table(hands={}, energy=4)[0]
+    next_wound(s, c.RADIATION_BURNS)
+    rules.wound(s, 1)
+    assert s["energy"] == 3
+
+
+def test_burned_hands_forbid_repairs():
+    s = table(hands={0: [BR, AR, RM]}, wounds={0: [c.BURNED_HANDS]})[0]
+    assert "play Basic Repair" not in legal(s) and "play Raise Morale" in legal(s)
+
+
+def test_tremors_forbid_drawing_with_two_cards():
+    s = table(hands={0: [RM, RM]}, decks={0: [RM]}, wounds={0: [c.TREMORS]})[0]
+    assert "draw" not in legal(s)
+
+
+def test_dislocated_shoulder_is_passed_over_by_the_token():
+    s = table(hands={}, wounds={1: [c.DISLOCATED_SHOULDER]})[0]
+    rules.pass_mission_leader(s)
+    assert s["mission_leader"] == 2
+
+
+# --- accusation, exile, deaths ------------------------------------------------------------------
+
+
+def vote_round(s, ballots):
+    """Everyone draws, nobody plays; seat 0 calls; `ballots` by seat ('pass' or 'seat +k')."""
+    for _ in range(4):
+        act(s, "draw")
+    act(s, "yes")
+    for b in ballots:
+        act(s, b)
+
+
+def test_exile_needs_a_strict_plurality_over_abstentions():
+    s = table(decks={i: [RM] * 3 for i in range(4)}, emma=[RM] * 20, oxygen=8)[0]
+    vote_round(s, ["seat +1", "pass", "seat +3", "pass"])  # 2 votes for seat 1 vs 2 abstain
+    assert not s["exiled"].any()
+
+
+def test_exiling_the_menace_gains_oxygen_and_reveals():
+    s = table(decks={i: [RM] * 3 for i in range(4)}, emma=[RM] * 20, oxygen=6)[0]
+    # seat 0 is The Contagion; seats 1..3 vote it
+    vote_round(s, ["pass", "seat +3", "seat +2", "seat +1"])
+    assert s["exiled"][0] and s["revealed"][0] and s["alive"][0]
+    assert s["oxygen"] == 6 + 2 + 2  # two EmMA Raise Morale, +2 for the exile
+
+
+def test_paranoia_forbids_abstaining_and_crushed_throat_voting():
+    s = table(
+        decks={i: [RM] * 3 for i in range(4)},
+        emma=[RM] * 20,
+        oxygen=6,
+        wounds={1: [c.PARANOIA], 2: [c.CRUSHED_THROAT]},
+    )[0]
+    for _ in range(4):
+        act(s, "draw")
+    act(s, "yes", "pass")
+    assert decision(s) == (rules.VOTE, 1) and "pass" not in legal(s)
+    act(s, "seat +1")
+    assert decision(s) == (rules.VOTE, 3)
+
+
+def test_two_wounds_kill_at_the_end_of_the_round_and_vengeant_strikes_back():
+    s = table(
+        decks={i: [RM] * 3 for i in range(4)},
+        emma=[RM] * 20,
+        oxygen=8,
+        wounds={1: [c.FLESH_WOUND, c.BROKEN_HAND]},
+    )[0]
+    for _ in range(4):
+        act(s, "draw")
+    act(s, "pass", "pass", "pass", "pass")
+    assert not s["alive"][1] and s["revealed"][1]
+    assert decision(s) == (rules.AGENDA_TARGET, 1)
+    act(s, "seat +2")
+    assert s["wound_n"][3] == 1
+    assert s["oxygen"] == 8 + 2 - 2
+
+
+def test_the_resolute_survives_two_wounds():
+    s = table(
+        decks={i: [RM] * 3 for i in range(4)},
+        emma=[RM] * 20,
+        wounds={2: [c.FLESH_WOUND, c.BROKEN_HAND]},
+    )[0]
+    for _ in range(4):
+        act(s, "draw")
+    act(s, "pass", "pass", "pass", "pass")
+    assert s["alive"][2]
+
+
+def test_no_cards_at_all_kills_at_the_start_of_the_turn():
+    s = table(hands={1: []}, decks={1: []}, oxygen=6)[0]
+    act(s, "draw")
+    assert not s["alive"][1]
+
+
+def test_contagion_empties_a_hand_when_killed():
+    s = table(hands={2: [RM, RM]}, decks={1: [RM]})[0]
+    s["agenda_due"][0] = True
+    s["alive"][0] = False
+    rules.advance(s)
+    act(s, "seat +2")
+    assert s["hand_n"][2] == 0
+
+
+# --- end of the game ----------------------------------------------------------------------------
+
+
+def test_oxygen_zero_is_a_menace_win():
+    s = round_of([AB, AB, AB, AB], oxygen=1)
+    assert s["terminated"] and s["winner"] == rules.MENACE_TEAM
+    assert list(s["rewards"][:4]) == [1.0, -1.0, -1.0, -1.0]
+
+
+def test_energy_twenty_at_the_end_of_the_round_is_a_crew_win():
+    s = table(decks={i: [RM] * 3 for i in range(4)}, hands={0: [AR]}, energy=18, oxygen=8)[0]
+    act(s, "play Advanced Repair", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
+    assert s["terminated"] and s["winner"] == rules.CREW_TEAM
+
+
+def test_safety_threshold_wins_at_once_with_no_menace_alive():
+    s = table(hands={}, energy=13)[0]
+    s["alive"][0] = False
+    rules.gain_energy(s, 1)
+    assert s["terminated"] and s["winner"] == rules.CREW_TEAM
+
+
+def test_all_crew_killed_is_a_menace_win():
+    s = table(hands={}, oxygen=8)[0]
+    for seat in (1, 2, 3):
+        rules.kill(s, seat)
+    assert s["terminated"] and s["winner"] == rules.MENACE_TEAM
+
+
+def test_the_coward_switches_with_the_menace_and_wins_by_surviving():
+    agendas = (c.THE_CONTAGION, c.THE_BUTCHER, c.THE_SAINT, c.THE_COWARD, 3, 5, 6)
+    s = table(agendas=agendas, characters=(4, 5, 6, 7, 8, 10, 11), hands={}, oxygen=9)[0]
+    rules.kill(s, 0)
+    assert rules.team_of(s, 3) == rules.MENACE_TEAM
+    rules.kill(s, 1)
+    assert rules.team_of(s, 3) == rules.CREW_TEAM
+    rules.change_oxygen(s, -20)
+    assert s["rewards"][3] == 1.0
+
+
+def test_truncation_is_a_draw():
+    s = table(decks={i: [RM] * 3 for i in range(4)}, emma=[RM] * 20, max_rounds=1, oxygen=5)[0]
+    act(s, "draw", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
+    assert s["truncated"] and not s["terminated"] and not s["rewards"].any()
