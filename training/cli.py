@@ -43,8 +43,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     )
     p.add_argument("game", help="a registered game, e.g. amongus")
     p.add_argument("--players", type=int, default=d.num_players, help="seats at the table")
-    p.add_argument("--steps", type=int, default=d.total_steps,
-                   help="agent decisions to train on, all seats together (default %(default)s)")
+    p.add_argument("--steps", type=int, default=None,
+                   help=f"agent decisions to train on, all seats together (default "
+                   f"{d.total_steps:,}, or no limit when --seconds is given)")
     p.add_argument("--seconds", type=float, default=None, help="also stop after this wall time")
     p.add_argument("--out", default=None, help="run directory (default runs/GAME-SEED)")
     p.add_argument("--seed", type=int, default=d.seed)
@@ -78,7 +79,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         num_players=ns.players,
         params=params,
         seed=ns.seed,
-        total_steps=ns.steps,
+        total_steps=ns.steps if ns.steps is not None or ns.seconds else Args.total_steps,
         seconds=ns.seconds,
         out=ns.out or f"runs/{ns.game}-{ns.seed}",
         num_envs=ns.num_envs,
@@ -116,16 +117,12 @@ def train_teams(
     """Train every team of ``game`` for ``steps`` agent decisions and/or ``seconds`` of wall time;
     returns ``{team: checkpoint path}`` for ``agents.neural.load_policy``. ``options`` are further
     ``training.ppo.Args`` fields."""
-    if steps is None and seconds is None:
-        raise ValueError("give steps, seconds, or both")
-    if steps is not None and steps < 1:
-        raise ValueError(f"steps must be positive, got {steps}")
     return train(
         Args(
             game=game,
             num_players=num_players,
             out=str(out_dir),
-            total_steps=steps if steps is not None else 2**62,
+            total_steps=steps,
             seconds=seconds,
             seed=seed,
             **options,

@@ -54,8 +54,8 @@ class Args:
     """other game parameters (e.g. ``{"max_rounds": 20}``); defaults for the rest"""
     seed: int = 0
     """seeds the games, the networks and the sampling"""
-    total_steps: int = 5_000_000
-    """stop after this many agent decisions (every seat's, in every game)"""
+    total_steps: int | None = 5_000_000
+    """stop after this many agent decisions (every seat's, in every game); None: only ``seconds``"""
     seconds: float | None = None
     """also stop after this much wall time, at the end of an update"""
     out: str = "runs/ppo"
@@ -107,7 +107,7 @@ class Args:
         """Reject bad settings before anything is built, naming the field."""
         if self.game not in envs.registry:
             raise ValueError(f"unknown game {self.game!r}; registered: {list(envs.registry)}")
-        positive = ("num_envs", "num_steps", "num_minibatches", "update_epochs", "total_steps",
+        positive = ("num_envs", "num_steps", "num_minibatches", "update_epochs",
                     "snapshot_every", "checkpoint_every", "threads")
         for name in positive:
             value = getattr(self, name)
@@ -118,6 +118,12 @@ class Args:
         if not (0.0 < self.gamma <= 1.0 and 0.0 <= self.gae_lambda <= 1.0):
             raise ValueError(f"need 0 < gamma <= 1 and 0 <= gae_lambda <= 1, got "
                              f"{self.gamma}, {self.gae_lambda}")
+        if self.total_steps is None and self.seconds is None:
+            raise ValueError("give total_steps, seconds, or both: training needs a budget")
+        if self.total_steps is not None and (
+            not isinstance(self.total_steps, int) or self.total_steps < 1
+        ):
+            raise ValueError(f"total_steps must be a positive integer, got {self.total_steps!r}")
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError(f"seconds must be positive, got {self.seconds}")
         if not self.hidden or any(h < 1 for h in self.hidden):
@@ -167,8 +173,8 @@ class Clock:
 class Progress:
     """One status line: rewritten in place on a terminal, a plain line every 10 s otherwise."""
 
-    def __init__(self, enabled: bool, total: int, seconds: float | None):
-        self.enabled, self.total, self.seconds = enabled, total, seconds
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
         self.tty = sys.stderr.isatty()
         self.last_print = 0.0
 
@@ -404,7 +410,7 @@ def train(args: Args) -> dict[str, Path]:
 
     clock = Clock()
     run_start = time.perf_counter()
-    progress = Progress(args.progress, args.total_steps, args.seconds)
+    progress = Progress(args.progress)
     start_step = measured_from = counters["global_step"]
     wins = np.zeros(len(spec.teams) + 1, np.int64)  # per team, then draws; reset each update
     finished_lengths: list[int] = []
@@ -413,7 +419,7 @@ def train(args: Args) -> dict[str, Path]:
     start_updates = counters["updates"]
 
     def budget_reached(step: int, since: float) -> bool:
-        return step >= args.total_steps or (
+        return (args.total_steps is not None and step >= args.total_steps) or (
             args.seconds is not None and time.perf_counter() - since >= args.seconds
         )
 
@@ -534,7 +540,8 @@ def train(args: Args) -> dict[str, Path]:
         budget_done = budget_reached(step, run_start)
         rates = " ".join(f"{team} {rate:.2f}" for team, rate in win_rates.items())
         progress.show(
-            f"[{args.game}] {step:,}/{args.total_steps:,} steps  {sps:,.0f} steps/s  "
+            f"[{args.game}] {step:,}{'' if args.total_steps is None else f'/{args.total_steps:,}'}"
+            f" steps  {time.perf_counter() - run_start:,.0f} s  {sps:,.0f} steps/s  "
             f"wins: {rates} draw {wins[-1] / games:.2f}  outside-net {clock.outside_share:.0%}",
             final=budget_done,
         )

@@ -23,6 +23,8 @@ def test_arguments_reach_the_trainer():
         "amongus", 5, 1000, 3, "x")
     assert args.params == {"max_rounds": 20} and args.hidden == (32, 16)
     assert args.centralised_critic
+    timed = args_from_namespace(parse(["train", "amongus", "--seconds", "60"]))
+    assert timed.total_steps is None and timed.seconds == 60
 
 
 def test_bad_arguments_exit_with_a_message(capsys):
@@ -42,5 +44,5 @@ def test_train_teams_returns_loadable_checkpoints(tmp_path):
     policy = load_policy(paths["impostor"], "amongus", team="impostor", num_players=4)
     assert policy.metadata["model"]["critic_input_size"] > policy.metadata["model"][
         "observation_size"]
-    with pytest.raises(ValueError, match="steps, seconds"):
+    with pytest.raises(ValueError, match="total_steps, seconds"):
         train_teams("amongus", 4, tmp_path)
