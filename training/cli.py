@@ -66,7 +66,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--resume", default=None, help="checkpoint directory or run directory")
     p.add_argument("--no-tensorboard", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress line")
-    p.set_defaults(func=run)
+    p.set_defaults(run=run)
     return p
 
 
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     register(parser.add_subparsers(dest="command", required=True))
     ns = parser.parse_args(argv)
     try:
-        return ns.func(ns)
+        return ns.run(ns)
     except ValueError as e:  # bad settings or checkpoints: one clear line, not a traceback
         parser.error(str(e))
 
