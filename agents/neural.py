@@ -102,13 +102,38 @@ def _mlp(n_in: int, hidden: list[int], n_out: int, out_gain: float) -> nn.Sequen
     return nn.Sequential(*layers)
 
 
-MODEL_KINDS = ("mlp",)
+class _RecurrentActor(nn.Module):
+    """MLP encoder, then a GRU cell whose state is the seat's memory of its game, then the
+    policy head: ``(observation, memory) -> (logits, new memory)``."""
+
+    def __init__(self, n_in: int, hidden: list[int], n_out: int):
+        super().__init__()
+        *widths, memory = hidden
+        layers: list[nn.Module] = []
+        for h in widths:
+            layers += [_layer(n_in, h, np.sqrt(2)), nn.Tanh()]
+            n_in = h
+        self.encoder = nn.Sequential(*layers)
+        self.gru = nn.GRUCell(n_in, memory)
+        self.head = _layer(memory, n_out, 0.01)
+
+    def forward(self, observation: torch.Tensor, memory: torch.Tensor):
+        memory = self.gru(self.encoder(observation), memory)
+        return self.head(memory), memory
+
+
+MODEL_KINDS = ("mlp", "gru")
 
 
 class ActorCritic(nn.Module):
-    """Separate actor and critic MLPs (no shared trunk, so the value loss cannot pull the policy
+    """Separate actor and critic (no shared trunk, so the value loss cannot pull the policy
     features around). The critic reads the seat's observation, or, with a centralised critic,
-    the observation followed by the god-view ``state()``; the actor never sees ``state()``."""
+    the observation followed by the god-view ``state()``; the actor never sees ``state()``.
+
+    ``kind="gru"`` makes the actor recurrent (its last hidden width is the memory size); the
+    critic stays a feed-forward MLP: it is only needed in training, where the centralised
+    critic can make up for the missing memory with the god-view.
+    """
 
     def __init__(self, config: dict):
         super().__init__()
@@ -122,15 +147,26 @@ class ActorCritic(nn.Module):
         if not hidden or not all(isinstance(h, int) and h > 0 for h in hidden):
             raise ValueError(f"model config 'hidden' must list positive widths, got {hidden!r}")
         self.config = config
-        self.actor = _mlp(config["observation_size"], list(hidden), config["num_actions"], 0.01)
+        D, A = config["observation_size"], config["num_actions"]
+        if config["kind"] == "gru":
+            self.actor = _RecurrentActor(D, list(hidden), A)
+            self.memory_size = hidden[-1]
+        else:
+            self.actor = _mlp(D, list(hidden), A, 0.01)
+            self.memory_size = 0
         self.critic = _mlp(config["critic_input_size"], list(hidden), 1, 1.0)
 
     @property
-    def centralised(self) -> bool:
-        return self.config["critic_input_size"] != self.config["observation_size"]
+    def recurrent(self) -> bool:
+        return self.memory_size > 0
 
-    def logits(self, observation: torch.Tensor) -> torch.Tensor:  # [N, D] -> [N, A]
-        return self.actor(observation)
+    def actor_step(self, observation: torch.Tensor, memory: torch.Tensor | None = None):
+        """``([N, D], [N, M] or None) -> (logits [N, A], new memory [N, M] or None)``."""
+        if self.recurrent:
+            if memory is None:
+                raise ValueError("a recurrent actor needs the memory of each row's seat")
+            return self.actor(observation, memory)
+        return self.actor(observation), None
 
     def value(self, critic_input: torch.Tensor) -> torch.Tensor:  # [N, C] -> [N]
         return self.critic(critic_input).squeeze(-1)
@@ -156,7 +192,7 @@ class NeuralPolicy(Policy):
         self._observation_size = model.config["observation_size"]
         self._num_actions = model.config["num_actions"]
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+    def _checked(self, observation, action_mask) -> tuple[torch.Tensor, torch.Tensor]:
         observation = np.ascontiguousarray(observation, dtype=np.float32)
         action_mask = np.ascontiguousarray(action_mask, dtype=np.bool_)
         if observation.ndim != 2 or observation.shape[1] != self._observation_size:
@@ -169,11 +205,55 @@ class NeuralPolicy(Policy):
                 f"{self.name}: action_mask must be [{observation.shape[0]}, {self._num_actions}], "
                 f"got {action_mask.shape}"
             )
+        return torch.from_numpy(observation), torch.from_numpy(action_mask)
+
+    def _choose(self, logits: torch.Tensor, mask: torch.Tensor) -> np.ndarray:
+        dist = MaskedCategorical(logits, mask)
+        return (dist.mode() if self.greedy else dist.sample(self._generator)).numpy()
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        observation, action_mask = self._checked(observation, action_mask)
         with torch.inference_mode():
-            logits = self.model.logits(torch.from_numpy(observation))
-            dist = MaskedCategorical(logits, torch.from_numpy(action_mask))
-            actions = dist.mode() if self.greedy else dist.sample(self._generator)
-        return actions.numpy()
+            logits, _ = self.model.actor_step(observation)
+            return self._choose(logits, action_mask)
+
+
+class RecurrentPolicy(NeuralPolicy):
+    """A GRU actor: each decision updates the memory of the seat that made it.
+
+    ``Policy.act`` carries no seat identity, so a recurrent policy needs ``keys``: one int per
+    row naming its (game, seat), e.g. ``game * num_players + seat``; ``forget(keys)`` when
+    those games end. Called without keys it refuses rather than mix seats' memories.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._memory: dict[int, torch.Tensor] = {}
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, keys=None) -> np.ndarray:
+        if keys is None:
+            raise ValueError(
+                f"{self.name} is recurrent: pass keys=[N] ints naming each row's (game, seat), "
+                f"so that each seat's memory carries over between its decisions"
+            )
+        keys = [int(k) for k in np.asarray(keys).reshape(-1)]
+        observation, action_mask = self._checked(observation, action_mask)
+        if len(keys) != observation.shape[0] or len(set(keys)) != len(keys):
+            raise ValueError(f"{self.name}: need {observation.shape[0]} distinct keys, got {keys}")
+        empty = torch.zeros(self.model.memory_size)
+        with torch.inference_mode():
+            memory = torch.stack([self._memory.get(k, empty) for k in keys])
+            logits, memory = self.model.actor_step(observation, memory)
+            self._memory.update(zip(keys, memory))
+            return self._choose(logits, action_mask)
+
+    def forget(self, keys=None) -> None:
+        """Drop the memory of the given keys (all when None): their games have ended."""
+        if keys is None:
+            self._memory.clear()
+        else:
+            for k in np.asarray(keys).reshape(-1):
+                self._memory.pop(int(k), None)
 
 
 def load_policy(
@@ -184,7 +264,7 @@ def load_policy(
     seed: int = 0,
     **params,
 ) -> NeuralPolicy:
-    """A ``Policy`` from a checkpoint written by the trainer.
+    """A ``Policy`` from a checkpoint written by the trainer (a ``RecurrentPolicy`` for a GRU).
 
     With ``game`` (and the game's parameters, defaults filled in), the checkpoint is checked
     against that game first: name, version, parameters and observation layout must match, and
@@ -196,6 +276,10 @@ def load_policy(
         check_compatible(metadata, game, params, path)
     if team is not None and metadata["team"] != team:
         raise CheckpointError(f"{path}: checkpoint is for team {metadata['team']!r}, not {team!r}")
-    model = ActorCritic(metadata["model"])
-    model.load_state_dict(checkpoint["model"])
-    return NeuralPolicy(model, metadata, greedy=greedy, seed=seed)
+    try:
+        model = ActorCritic(metadata["model"])
+        model.load_state_dict(checkpoint["model"])
+    except (ValueError, RuntimeError) as e:  # a config and weights that do not fit together
+        raise CheckpointError(f"{path}: model does not match its weights: {e}") from e
+    kind = RecurrentPolicy if model.recurrent else NeuralPolicy
+    return kind(model, metadata, greedy=greedy, seed=seed)

@@ -56,6 +56,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--lr", type=float, default=d.learning_rate, help="Adam learning rate")
     p.add_argument("--epochs", type=int, default=d.update_epochs, help="PPO epochs per update")
     p.add_argument("--ent-coef", type=float, default=d.ent_coef, help="entropy bonus")
+    p.add_argument("--model", choices=("mlp", "gru"), default=d.model,
+                   help="gru: a recurrent actor with per-seat memory (default %(default)s)")
     p.add_argument("--hidden", type=_widths, default=d.hidden, help="MLP widths, e.g. 64,64")
     p.add_argument("--centralised-critic", action="store_true",
                    help="the critic also reads the god-view state()")
@@ -87,6 +89,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         learning_rate=ns.lr,
         update_epochs=ns.epochs,
         ent_coef=ns.ent_coef,
+        model=ns.model,
         hidden=ns.hidden,
         centralised_critic=ns.centralised_critic,
         shared_policy=ns.shared_policy,

@@ -37,7 +37,7 @@ import envs
 from agents.checkpoint import (
     CheckpointError, atomic_save, check_compatible, game_metadata, load_checkpoint, save_policy,
 )
-from agents.neural import ActorCritic, MaskedCategorical
+from agents.neural import MODEL_KINDS, ActorCritic, MaskedCategorical
 from training.gae import per_seat_gae
 from training.pool import OpponentPool, draw_frozen_sides
 
@@ -79,8 +79,10 @@ class Args:
     max_grad_norm: float = 0.5
     target_kl: float | None = None
     """stop a team's update epochs early once its approximate KL passes this"""
+    model: str = "mlp"
+    """"mlp", or "gru" for a recurrent actor that remembers the seat's own game"""
     hidden: tuple[int, ...] = (64, 64)
-    """hidden widths of the actor and of the critic MLPs"""
+    """hidden widths of the actor and of the critic MLPs (for "gru", the last is the memory)"""
     centralised_critic: bool = False
     """the critic also reads the god-view ``state()`` (never the actor)"""
     shared_policy: bool = False
@@ -126,6 +128,8 @@ class Args:
             raise ValueError(f"total_steps must be a positive integer, got {self.total_steps!r}")
         if self.seconds is not None and self.seconds <= 0:
             raise ValueError(f"seconds must be positive, got {self.seconds}")
+        if self.model not in MODEL_KINDS:
+            raise ValueError(f"model must be one of {MODEL_KINDS}, got {self.model!r}")
         if not self.hidden or any(h < 1 for h in self.hidden):
             raise ValueError(f"hidden must list positive widths, got {self.hidden}")
         if "num_players" in self.params:
@@ -198,7 +202,7 @@ def group_names(spec, shared: bool) -> list[str]:
 def model_config(env, args: Args) -> dict:
     critic_input = env.observation_size + (env.state_size if args.centralised_critic else 0)
     return {
-        "kind": "mlp",
+        "kind": args.model,
         "observation_size": env.observation_size,
         "num_actions": env.num_actions,
         "critic_input_size": critic_input,
@@ -286,22 +290,75 @@ def load_run_checkpoint(path: Path, env, args, groups, models, optimizers, pool)
     return trainer["counters"]
 
 
-def ppo_update(model, optimizer, batch: dict, args: Args, clock: Clock) -> dict:
-    """Clipped PPO on one team's transitions; the stored masks rebuild the same distribution."""
+def seat_sequences(batch_rows: np.ndarray, B: int, seat: np.ndarray, done: np.ndarray):
+    """A team's transitions as per-seat sequences, for back-propagation through a GRU.
+
+    ``batch_rows`` are flat indices ``t * B + b`` into the rollout. Returns ``index [L, S]``
+    (positions into ``batch_rows``, -1 as padding; one column per (game, seat), in time order)
+    and ``restart [L, S]``: where the memory restarts from the rollout's stored value (the
+    first decision of the rollout, and the first of each new game, where it is zero).
+    """
+    t, b = np.divmod(batch_rows, B)
+    s = seat.reshape(-1)[batch_rows]
+    order = np.lexsort((t, s, b))
+    key = b[order] * (s.max() + 1) + s[order]
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    column = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, order.size]))
+    position = np.arange(order.size) - starts[column]
+    index = np.full((position.max() + 1, starts.size), -1, np.int64)
+    index[position, column] = order
+    previous_done = np.r_[False, done.reshape(-1)[batch_rows[order]][:-1]]
+    restart = np.zeros(index.shape, np.bool_)
+    restart[position, column] = (position == 0) | previous_done
+    return index, restart
+
+
+def recurrent_logits(model, obs, memory_in, index, restart) -> tuple[torch.Tensor, torch.Tensor]:
+    """Logits of the valid entries of ``index [L, S]`` (time-major order), the GRU memory
+    carried along each column; returns ``(rows, logits)``."""
+    memory = torch.zeros((index.shape[1], model.memory_size))
+    rows, logits = [], []
+    for step in range(index.shape[0]):
+        valid = index[step] >= 0
+        at = index[step].clamp_min(0)
+        memory = torch.where(restart[step, :, None], memory_in[at], memory)
+        out, new_memory = model.actor_step(obs[at], memory)
+        memory = torch.where(valid[:, None], new_memory, memory)
+        rows.append(index[step][valid])
+        logits.append(out[valid])
+    return torch.cat(rows), torch.cat(logits)
+
+
+def ppo_update(model, optimizer, batch: dict, args: Args, clock: Clock, sequences=None) -> dict:
+    """Clipped PPO on one team's transitions; the stored masks rebuild the same distribution.
+
+    Feed-forward: minibatches are random transitions. Recurrent (``sequences`` from
+    ``seat_sequences``): minibatches are random (game, seat) columns, run through time.
+    """
     n = batch["actions"].shape[0]
-    minibatch = max(1, n // args.num_minibatches)
+    units = n if sequences is None else sequences[0].shape[1]
+    minibatch = max(1, units // args.num_minibatches)
     stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clipfrac": []}
     for _ in range(args.update_epochs):
-        order = torch.randperm(n)
+        order = torch.randperm(units)
         kls = []
-        for start in range(0, n, minibatch):
-            mb = order[start : start + minibatch]
+        for start in range(0, units, minibatch):
+            chosen = order[start : start + minibatch]
+            if sequences is None:
+                mb = chosen
+            else:
+                with clock.net():
+                    index, restart = sequences[0][:, chosen], sequences[1][:, chosen]
+                    mb, logits = recurrent_logits(model, batch["obs"], batch["memory_in"],
+                                                  index, restart)
             obs, mask = batch["obs"][mb], batch["mask"][mb]
             critic_in = batch["critic_in"][mb] if "critic_in" in batch else obs
             actions, old_logp = batch["actions"][mb], batch["logp"][mb]
             adv, ret, old_v = batch["advantages"][mb], batch["returns"][mb], batch["values"][mb]
             with clock.net():
-                dist = MaskedCategorical(model.logits(obs), mask)
+                if sequences is None:
+                    logits, _ = model.actor_step(obs)
+                dist = MaskedCategorical(logits, mask)
                 logp = dist.log_prob(actions)
                 entropy = dist.entropy().mean()
                 log_ratio = logp - old_logp
@@ -393,15 +450,30 @@ def train(args: Args) -> dict[str, Path]:
     frozen_side = np.zeros((B, num_sides), np.bool_)
     game_length = np.zeros(B, np.int64)
     pool_has = np.zeros(num_sides, np.bool_)
+    # A recurrent actor's memory, per team network, game and seat (learner and snapshot apart),
+    # and the memory each transition started from, for the update.
+    M = models[0].memory_size
+    memory = torch.zeros((len(groups), B, P, M))
+    frozen_memory = torch.zeros((len(groups), B, P, M))
+    memory_in_t = torch.zeros((T, B, M))
 
-    def forward(model, t: int, idx: np.ndarray, with_value: bool):
+    def forward(g: int, frozen: bool, t: int, idx: np.ndarray):
         """Sample actions for rows ``idx`` of step ``t``; store them (and log-prob, value)."""
+        model = frozen_models[g] if frozen else models[g]
         it = torch.from_numpy(idx)
-        dist = MaskedCategorical(model.logits(obs_t[t].index_select(0, it)),
-                                 mask_t[t].index_select(0, it))
+        h = None
+        if M:
+            store = frozen_memory[g] if frozen else memory[g]
+            at_seat = torch.from_numpy(seat_np[t, idx])
+            h = store[it, at_seat]
+            memory_in_t[t, it] = h
+        logits, h = model.actor_step(obs_t[t].index_select(0, it), h)
+        if M:
+            store[it, at_seat] = h
+        dist = MaskedCategorical(logits, mask_t[t].index_select(0, it))
         a = dist.sample(sampler)
         actions_np[t, idx] = a.numpy()
-        if with_value:
+        if not frozen:
             logp_np[t, idx] = dist.log_prob(a).numpy()
             critic_in = obs_t[t].index_select(0, it)
             if state_t is not None:
@@ -428,6 +500,7 @@ def train(args: Args) -> dict[str, Path]:
         for g in range(len(groups)):
             if pool.has(groups[g]):
                 pool.load_random(groups[g], frozen_models[g])
+                frozen_memory[g] = 0.0  # another snapshot: the old one's memories mean nothing
         pool_has[:] = [pool.has(groups[0 if shared else k]) for k in range(num_sides)]
         last[:] = -1
         rewards_np[:] = 0.0
@@ -448,10 +521,10 @@ def train(args: Args) -> dict[str, Path]:
                 for g in range(len(groups)):
                     live = np.flatnonzero((group == g) & ~frozen)
                     if live.size:
-                        forward(models[g], t, live, True)
+                        forward(g, False, t, live)
                     held = np.flatnonzero((group == g) & frozen)
                     if held.size:
-                        forward(frozen_models[g], t, held, False)
+                        forward(g, True, t, held)
             last[rows, seat] = t * B + rows
             rewards, terminated, truncated = env.step(actions_np[t])
             game_length += 1
@@ -463,6 +536,9 @@ def train(args: Args) -> dict[str, Path]:
                 ended_last = last[ended]
                 done_np.reshape(-1)[ended_last[ended_last >= 0]] = True
                 last[ended] = -1
+                if M:
+                    memory[:, ended] = 0.0
+                    frozen_memory[:, ended] = 0.0
                 np.add.at(wins, env.winner[ended], 1)  # winner -1 (draw) lands in the last slot
                 finished_lengths.extend(game_length[ended].tolist())
                 game_length[ended] = 0
@@ -495,9 +571,10 @@ def train(args: Args) -> dict[str, Path]:
         flat_state = state_t.reshape(T * B, -1) if state_t is not None else None
         update_stats = {}
         for g, name in enumerate(groups):
-            idx = torch.from_numpy(np.flatnonzero(learn_np.reshape(-1) & (group_np.reshape(-1) == g)))
-            if idx.numel() == 0:
+            rows_g = np.flatnonzero(learn_np.reshape(-1) & (group_np.reshape(-1) == g))
+            if rows_g.size == 0:
                 continue
+            idx = torch.from_numpy(rows_g)
             batch = {
                 "obs": flat_obs.index_select(0, idx),
                 "mask": flat_mask.index_select(0, idx),
@@ -509,8 +586,14 @@ def train(args: Args) -> dict[str, Path]:
             }
             if flat_state is not None:
                 batch["critic_in"] = torch.cat([batch["obs"], flat_state.index_select(0, idx)], 1)
+            sequences = None
+            if M:
+                batch["memory_in"] = memory_in_t.reshape(T * B, M).index_select(0, idx)
+                index, restart = seat_sequences(rows_g, B, seat_np, done_np)
+                sequences = (torch.from_numpy(index), torch.from_numpy(restart))
             models[g].train()
-            update_stats[name] = ppo_update(models[g], optimizers[g], batch, args, clock)
+            update_stats[name] = ppo_update(models[g], optimizer=optimizers[g], batch=batch,
+                                            args=args, clock=clock, sequences=sequences)
             counters["group_steps"][g] += int(idx.numel())
         counters["global_step"] += T * B
         counters["updates"] += 1
