@@ -57,7 +57,8 @@ class Args:
     total_steps: int | None = 5_000_000
     """stop after this many agent decisions (every seat's, in every game); None: only ``seconds``"""
     seconds: float | None = None
-    """also stop after this much wall time, at the end of an update"""
+    """also stop once this much wall time has passed since ``train`` was called (start-up and
+    compilation included), at the end of an update"""
     out: str = "runs/ppo"
     """run directory: ``checkpoints/step_*/`` and TensorBoard logs under ``tb/``"""
     num_envs: int = 1024
@@ -393,6 +394,7 @@ def ppo_update(model, optimizer, batch: dict, args: Args, clock: Clock, sequence
 
 def train(args: Args) -> dict[str, Path]:
     """Train every team; returns ``{team: path of its final checkpoint file}``."""
+    run_start = time.perf_counter()  # the seconds budget covers start-up and compilation too
     args.check()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -481,7 +483,6 @@ def train(args: Args) -> dict[str, Path]:
             values_np[t, idx] = model.value(critic_in).numpy()
 
     clock = Clock()
-    run_start = time.perf_counter()
     progress = Progress(args.progress)
     start_step = measured_from = counters["global_step"]
     wins = np.zeros(len(spec.teams) + 1, np.int64)  # per team, then draws; reset each update
