@@ -62,10 +62,6 @@ DTYPE = make_dtype(
 def reset(s):
     """Deal characters and task cards, name the impostor's colour, start round 1."""
     n = s["num_players"]
-    s["terminated"] = False
-    s["truncated"] = False
-    s["winner"] = -1
-    s["decisions"] = 0
     s["hand"][:, :] = 0
     s["voted"][:] = False
     s["cleared"][:] = False
