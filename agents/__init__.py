@@ -11,6 +11,7 @@ from .policy import Policy, RandomPolicy
 # game -> "module:Class" of its scripted player, which takes (spec, params)
 HEURISTICS = {
     "amongus": "agents.amongus_heuristic:AmongUsHeuristic",
+    "menace": "agents.menace_heuristic:MenaceHeuristic",
 }
 
 

@@ -25,6 +25,12 @@ def _params(pairs: list[str]) -> dict:
 def cmd_bench(args) -> int:
     from .bench import format_bench, run_bench
 
+    if args.balance:
+        from .balance import format_balance, run_balance
+
+        result = run_balance(args.game)
+        print(json.dumps(result) if args.json else format_balance(result))
+        return 0
     params = _params(args.param)
     if args.players is not None:
         params["num_players"] = args.players
@@ -60,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--param", action="append", metavar="NAME=VALUE", help="a game parameter")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument(
+        "--balance", action="store_true", help="win rates by table size instead of speed"
+    )
     bench.set_defaults(run=cmd_bench)
 
     demo = sub.add_parser("demo", help="the main job: policies against each other, win rates")
