@@ -578,7 +578,8 @@ def train(args: Args) -> dict[str, Path]:
                         idx = np.flatnonzero(waiting & (team_group[team_now[:, p]] == g))
                         if idx.size:
                             it = torch.from_numpy(idx)
-                            bootstrap[idx, p] = models[g].value(critic_in.index_select(0, it)).numpy()
+                            value = models[g].value(critic_in.index_select(0, it))
+                            bootstrap[idx, p] = value.numpy()
         advantages, returns = per_seat_gae(rewards_np, values_np, done_np, seat_np, bootstrap,
                                            args.gamma, args.gae_lambda)
 
