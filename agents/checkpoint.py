@@ -43,7 +43,8 @@ def atomic_save(obj, path: str | Path) -> Path:
 def save_policy(path: str | Path, metadata: dict, model_state: dict, **extra) -> Path:
     """Write one policy checkpoint; ``extra`` (e.g. the optimizer state) rides along for resume."""
     json.dumps(metadata)  # fail here, before writing, if the metadata is not plain data
-    return atomic_save({"format": FORMAT, "metadata": metadata, "model": model_state, **extra}, path)
+    checkpoint = {"format": FORMAT, "metadata": metadata, "model": model_state, **extra}
+    return atomic_save(checkpoint, path)
 
 
 def load_checkpoint(path: str | Path) -> dict:

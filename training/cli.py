@@ -64,6 +64,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--shared-policy", action="store_true", help="one policy for every seat")
     p.add_argument("--opponent-share", type=float, default=d.opponent_share,
                    help="share of game sides played by past snapshots (default %(default)s)")
+    p.add_argument("--scripted-opponent", action="append", default=[], metavar="NAME",
+                   help="also put this scripted player (random, heuristic) in every team's "
+                   "opponent pool (repeatable)")
     p.add_argument("--threads", type=int, default=d.threads, help="CPU threads")
     p.add_argument("--resume", default=None, help="checkpoint directory or run directory")
     p.add_argument("--no-tensorboard", action="store_true")
@@ -94,6 +97,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         centralised_critic=ns.centralised_critic,
         shared_policy=ns.shared_policy,
         opponent_share=ns.opponent_share,
+        scripted_opponents=tuple(ns.scripted_opponent),
         threads=ns.threads,
         resume=ns.resume,
         tensorboard=not ns.no_tensorboard,

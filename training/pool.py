@@ -1,4 +1,4 @@
-"""The opponent pool: frozen past snapshots of each policy group.
+"""The opponent pool: frozen past snapshots of each policy group, and optional scripted players.
 
 Pure self-play in a two-team game can cycle (crew learns to beat this impostor, impostor
 adapts, crew forgets the old answer). Playing a share of games against older opponents keeps
@@ -14,18 +14,22 @@ import numpy as np
 import torch
 
 from agents.neural import ActorCritic
+from agents.policy import Policy
 
 
 class OpponentPool:
-    """Up to ``size`` snapshots per group; one of them is loaded as that group's frozen actor
-    for each rollout."""
+    """Up to ``size`` snapshots per group, plus fixed scripted policies shared by all groups;
+    each rollout, one member per group plays that group's frozen sides."""
 
-    def __init__(self, groups: list[str], size: int, rng: np.random.Generator):
+    def __init__(self, groups: list[str], size: int, rng: np.random.Generator,
+                 scripted: dict[str, Policy] | None = None, scripted_share: float = 0.5):
         if size < 0:
             raise ValueError(f"pool size must be >= 0, got {size}")
         self.size = size
         self.rng = rng
         self.snapshots: dict[str, list[dict]] = {g: [] for g in groups}
+        self.scripted = list((scripted or {}).values())
+        self.scripted_share = scripted_share
 
     def add(self, group: str, model: ActorCritic) -> None:
         if self.size == 0:
@@ -35,13 +39,16 @@ class OpponentPool:
         del self.snapshots[group][: -self.size]
 
     def has(self, group: str) -> bool:
-        return bool(self.snapshots[group])
+        return bool(self.snapshots[group]) or bool(self.scripted)
 
-    def load_random(self, group: str, into: ActorCritic) -> int:
-        """Load a uniformly drawn snapshot's actor into ``into``; returns its index (0 = oldest)."""
-        k = int(self.rng.integers(len(self.snapshots[group])))
-        into.load_state_dict(self.snapshots[group][k], strict=False)
-        return k
+    def draw(self, group: str, into: ActorCritic) -> Policy | None:
+        """A scripted player (with chance ``scripted_share``, or when there is no snapshot yet),
+        returned to be called; else a uniformly drawn snapshot, loaded into ``into`` (None)."""
+        snapshots = self.snapshots[group]
+        if self.scripted and (not snapshots or self.rng.random() < self.scripted_share):
+            return self.scripted[int(self.rng.integers(len(self.scripted)))]
+        into.load_state_dict(snapshots[int(self.rng.integers(len(snapshots)))], strict=False)
+        return None
 
     @staticmethod
     def frozen_copy(model: ActorCritic) -> ActorCritic:

@@ -34,6 +34,7 @@ import torch
 from torch import nn
 
 import envs
+from agents import make_policy
 from agents.checkpoint import (
     CheckpointError, atomic_save, check_compatible, game_metadata, load_checkpoint, save_policy,
 )
@@ -92,6 +93,12 @@ class Args:
     """chance that a side of a newly dealt game is played by a past snapshot"""
     pool_size: int = 20
     """snapshots kept per team"""
+    scripted_opponents: tuple[str, ...] = ()
+    """scripted players (``agents.make_policy`` names: "random", "heuristic") added to every
+    team's pool beside the snapshots. Note: training against the opponent you evaluate against
+    is a different claim from self-play; reports must say which was used"""
+    scripted_share: float = 0.5
+    """chance that a rollout's pool pick is a scripted player rather than a snapshot"""
     snapshot_every: int = 10
     """updates between snapshots added to the pool"""
     checkpoint_every: int = 50
@@ -116,6 +123,8 @@ class Args:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not 0.0 <= self.scripted_share <= 1.0:
+            raise ValueError(f"scripted_share must be in [0, 1], got {self.scripted_share}")
         if not 0.0 <= self.opponent_share < 1.0:
             raise ValueError(f"opponent_share must be in [0, 1), got {self.opponent_share}")
         if not (0.0 < self.gamma <= 1.0 and 0.0 <= self.gae_lambda <= 1.0):
@@ -418,7 +427,10 @@ def train(args: Args) -> dict[str, Path]:
     models = [ActorCritic(config) for _ in groups]
     optimizers = [torch.optim.Adam(m.parameters(), lr=args.learning_rate, eps=1e-5) for m in models]
     frozen_models = [OpponentPool.frozen_copy(m) for m in models]
-    pool = OpponentPool(groups, args.pool_size, rng)
+    scripted = {name: make_policy(name, spec, env.params, seed=args.seed)
+                for name in args.scripted_opponents}
+    pool = OpponentPool(groups, args.pool_size, rng, scripted, args.scripted_share)
+    playing_for = [None] * len(groups)  # per group: the scripted pool member of this rollout
     counters = {"global_step": 0, "updates": 0, "group_steps": [0] * len(groups)}
     if args.resume:
         counters = load_run_checkpoint(Path(args.resume), env, args, groups, models, optimizers,
@@ -461,6 +473,9 @@ def train(args: Args) -> dict[str, Path]:
 
     def forward(g: int, frozen: bool, t: int, idx: np.ndarray):
         """Sample actions for rows ``idx`` of step ``t``; store them (and log-prob, value)."""
+        if frozen and playing_for[g] is not None:
+            actions_np[t, idx] = playing_for[g].act(obs_np[t, idx], mask_np[t, idx])
+            return
         model = frozen_models[g] if frozen else models[g]
         it = torch.from_numpy(idx)
         h = None
@@ -500,7 +515,7 @@ def train(args: Args) -> dict[str, Path]:
         # --- rollout ---------------------------------------------------------------------------
         for g in range(len(groups)):
             if pool.has(groups[g]):
-                pool.load_random(groups[g], frozen_models[g])
+                playing_for[g] = pool.draw(groups[g], frozen_models[g])
                 frozen_memory[g] = 0.0  # another snapshot: the old one's memories mean nothing
         pool_has[:] = [pool.has(groups[0 if shared else k]) for k in range(num_sides)]
         last[:] = -1
@@ -563,7 +578,8 @@ def train(args: Args) -> dict[str, Path]:
                         idx = np.flatnonzero(waiting & (team_group[team_now[:, p]] == g))
                         if idx.size:
                             it = torch.from_numpy(idx)
-                            bootstrap[idx, p] = models[g].value(critic_in.index_select(0, it)).numpy()
+                            value = models[g].value(critic_in.index_select(0, it))
+                            bootstrap[idx, p] = value.numpy()
         advantages, returns = per_seat_gae(rewards_np, values_np, done_np, seat_np, bootstrap,
                                            args.gamma, args.gae_lambda)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 import envs
 from agents.amongus_heuristic import AmongUsHeuristic
@@ -20,8 +21,6 @@ from training.ppo import latest_checkpoint
 
 
 def report(run: str, num_players: int, games: int, seed: int) -> list[dict]:
-    from pathlib import Path
-
     where = latest_checkpoint(Path(run))
     params = {"num_players": num_players}
     heuristic = AmongUsHeuristic(envs.registry["amongus"], params)

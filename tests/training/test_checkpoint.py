@@ -45,7 +45,8 @@ def test_loaded_policy_is_the_trained_actor(tiny_run):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda p: load_policy(p, "amongus", num_players=5), r"num_players: checkpoint 4 vs requested 5"),
+        (lambda p: load_policy(p, "amongus", num_players=5),
+         r"num_players: checkpoint 4 vs requested 5"),
         (lambda p: load_policy(p, "amongus", num_players=4, max_rounds=7), r"max_rounds"),
         (lambda p: load_policy(p, "menace"), r"trained for game 'amongus', not 'menace'"),
         (lambda p: load_policy(p, "amongus", team="impostor", num_players=4), r"team 'crew'"),
@@ -84,7 +85,8 @@ def test_corrupt_or_foreign_files_give_a_clear_error(tiny_run, tmp_path):
 
 def test_resume_continues_counters_and_weights(tiny_run, tmp_path):
     args, paths = tiny_run
-    resumed = dataclasses.replace(args, out=str(tmp_path), resume=str(paths["crew"].parent.parent.parent),
+    run_dir = paths["crew"].parent.parent.parent
+    resumed = dataclasses.replace(args, out=str(tmp_path), resume=str(run_dir),
                                   total_steps=args.total_steps + 64 * 8)
     new_paths = train(resumed)
     meta = load_checkpoint(new_paths["crew"])["metadata"]
