@@ -27,6 +27,7 @@ from envs.menace.observe import (
     AGENDA_REVEALED,
     ALIVE,
     BEING_REVEALED,
+    CHARACTER_OFFER,
     BLOODWORK,
     CHARACTER,
     COWARD_SIDE,
@@ -42,7 +43,7 @@ from envs.menace.observe import (
     SEEN_PLAYED,
 )
 from envs.menace.spec import N_DECISIONS
-from envs.menace.tables import AGENDA_SIDE, CARD_CATEGORY, CHARACTER_ABILITIES
+from envs.menace.tables import AGENDA_SIDE, CARD_CATEGORY, CHARACTER_ABILITIES, CHARACTER_DECK
 
 from .policy import Policy
 
@@ -60,6 +61,16 @@ SHOW_OFF = np.array([RM, AR, CMD, BR, REP, BRAWL, BS, RL, EXP, PANIC, AB], np.in
 MENACE_COVER = np.array([BS, BRAWL, REP], np.int64)
 MENACE_SABOTAGE = np.array([AB, PANIC, EXP, RL], np.int64)
 
+# What a card in the deck is worth to each side when choosing a character (7 cards each).
+CREW_VALUE = np.zeros(T, np.float64)
+MENACE_VALUE = np.zeros(T, np.float64)
+for _card, _crew, _menace in (
+    (RM, 2.0, 0.0), (AR, 2.0, 0.0), (CMD, 1.0, 0.0), (BR, 1.0, 0.0), (REP, 0.5, 1.0),
+    (BS, 0.0, 1.0), (BRAWL, 0.0, 1.0), (PANIC, -1.0, 2.0), (AB, -1.0, 2.0), (RL, -1.0, 2.0),
+    (EXP, -1.0, 2.0),
+):
+    CREW_VALUE[_card], MENACE_VALUE[_card] = _crew, _menace
+
 # Abilities aimed at a suspect (information, harm) and those aimed at a friend (help).
 HOSTILE = np.zeros(c.N_ABILITIES, np.bool_)
 for _ability in (
@@ -74,8 +85,8 @@ for _ability in (c.SHARE_RATIONS, c.SERMON, c.SELF_REPAIR, c.VIGIL):
     CREW_USES[_ability] = True
 
 SUSPECT_THRESHOLD = 0.75  # suspicion at which the Crew calls a vote and votes
-MENACE_CALL_THRESHOLD = 0.5
-SAFETY_MARGIN = 1  # Oxygen the Crew keeps in hand against the worst case of a round  # suspicion of another seat at which the Menace calls a vote
+MENACE_CALL_THRESHOLD = 0.5  # suspicion of another seat at which the Menace calls a vote
+SAFETY_MARGIN = 1  # Oxygen the Crew keeps in hand against the worst case of a round
 
 
 @kernel
@@ -169,13 +180,30 @@ def own_abilities_slot(obs, off, mask, wanted):
 @kernel
 def worst_drain(obs, off, n):
     """Oxygen this round could still lose if every face-down card and every seat yet to play
-    took one: the Crew repairs only when it would survive that."""
-    drain = 0.0
-    for r in range(1, n):
-        if obs[off[ALIVE] + r] > 0.5:
-            played = count(obs[off[PLAYED] + r] * 3.0)
-            drain += played if played > 0 else 1
-    return drain + count(obs[off[PLAYED]] * 3.0)
+    took one: the Crew repairs only when it would survive that. (Counting only the Menace among
+    the seats yet to play looks sharper but loses more games: the Crew's own Repairs drain too.)"""
+    drain = 0
+    for r in range(n):
+        played = count(obs[off[PLAYED] + r] * 3.0)
+        drain += played
+        if r > 0 and played == 0 and obs[off[ALIVE] + r] > 0.5:
+            drain += 1
+    return drain
+
+
+@kernel
+def pick_character(obs, off, menace):
+    """The offered character whose 7 cards are worth most to the picker's side."""
+    best, best_value = -1, -1e9
+    for ch in range(c.N_CHARACTERS):
+        if obs[off[CHARACTER_OFFER] + ch] > 0.5:
+            value = 0.0
+            for i in range(CHARACTER_DECK.shape[1]):
+                card = CHARACTER_DECK[ch, i]
+                value += MENACE_VALUE[card] if menace else CREW_VALUE[card]
+            if value > best_value:
+                best, best_value = ch, value
+    return A.PICK + best if best >= 0 else -1
 
 
 @kernel
@@ -241,7 +269,9 @@ def decide(obs, mask, off, n):
     top, second = top_two(scores, n)
     choice = -1
 
-    if decision == R.TURN or decision == R.DELEGATED or decision == R.RUSH_PLAY:
+    if decision == R.PICK_CHARACTER:
+        choice = pick_character(obs, off, menace)
+    elif decision == R.TURN or decision == R.DELEGATED or decision == R.RUSH_PLAY:
         if menace:
             choice = menace_turn(obs, off, mask, oxygen, energy, n)
         else:
