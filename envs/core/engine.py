@@ -19,17 +19,23 @@ start-up would dominate, and a ``prange`` loop for large ones) and wraps them in
 
 from __future__ import annotations
 
+import sys
+import types
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from .jit import njit, prange, parallel_kernel
+from .jit import njit
 from .rng import game_key
 from .spec import GameSpec
 
 # Below this many games, threads cost more than they save.
 PARALLEL_THRESHOLD = 256
+
+_BATCH_FILE = Path(__file__).with_name("batch.py")
+_BATCH_SOURCE = _BATCH_FILE.read_text()
 
 
 @dataclass(frozen=True)
@@ -49,111 +55,36 @@ class Kernels:
     """The compiled batch loops of one game (built once per game, on first use)."""
 
     def __init__(self, game: GameDef):
-        reset_one, step_one = game.reset, game.step
-        mask_one, observe_one, god_one = game.legal_actions, game.observe, game.god_view
-        team_one = game.team_of
+        # A real module in sys.modules: numba's on-disk cache finds a kernel's globals by module
+        # name when it loads the kernel in a later process.
+        module = types.ModuleType(f"envs.core.batch_{game.spec.name}")
+        module.__file__ = str(_BATCH_FILE)
+        module.__dict__.update(
+            reset_one=game.reset,
+            step_one=game.step,
+            mask_one=game.legal_actions,
+            observe_one=game.observe,
+            god_one=game.god_view,
+            team_one=game.team_of,
+        )
+        sys.modules[module.__name__] = module
+        exec(compile(_BATCH_SOURCE, str(_BATCH_FILE), "exec"), module.__dict__)
+        namespace = module.__dict__
+        for name in (
+            "reset_serial", "reset_parallel", "step_serial", "step_parallel", "emit_all",
+            "observe_seats", "god_views", "teams",
+        ):
+            setattr(self, name, namespace[name])
 
-        @njit
-        def emit(s, obs_row, mask_row, offsets):
-            mask_row[:] = False
-            mask_one(s, mask_row)
-            obs_row[:] = 0.0
-            observe_one(s, s["current_seat"], obs_row, offsets)
 
-        @njit
-        def new_game(s):
-            """The common fields start afresh here, so a game's reset deals only its own."""
-            s["terminated"] = False
-            s["truncated"] = False
-            s["winner"] = -1
-            s["decisions"] = 0
-            s["rewards"][:] = 0.0
-            reset_one(s)
-
-        @njit
-        def reset_body(states, b, obs, mask, seats, offsets):
-            s = states[b]
-            new_game(s)
-            seats[b] = s["current_seat"]
-            emit(s, obs[b], mask[b], offsets)
-
-        @njit
-        def step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
-            s = states[b]
-            s["rewards"][:] = 0.0
-            step_one(s, actions[b])
-            s["decisions"] += 1
-            n = rewards.shape[1]
-            for p in range(n):
-                rewards[b, p] = s["rewards"][p]
-            term[b] = s["terminated"]
-            trunc[b] = s["truncated"]
-            win[b] = s["winner"]
-            if auto and (s["terminated"] or s["truncated"]):
-                s["episode"] += 1
-                new_game(s)
-            seats[b] = s["current_seat"]
-            emit(s, obs[b], mask[b], offsets)
-
-        @njit
-        def reset_serial(states, obs, mask, seats, offsets):
-            for b in range(states.shape[0]):
-                reset_body(states, b, obs, mask, seats, offsets)
-
-        @parallel_kernel
-        def reset_parallel(states, obs, mask, seats, offsets):
-            for b in prange(states.shape[0]):
-                reset_body(states, b, obs, mask, seats, offsets)
-
-        @njit
-        def step_serial(states, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
-            for b in range(states.shape[0]):
-                step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto)
-
-        @parallel_kernel
-        def step_parallel(states, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
-            for b in prange(states.shape[0]):
-                step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto)
-
-        @njit
-        def emit_all(states, obs, mask, seats, offsets):
-            for b in range(states.shape[0]):
-                seats[b] = states[b]["current_seat"]
-                emit(states[b], obs[b], mask[b], offsets)
-
-        @njit
-        def first_illegal(actions, mask):
-            """Index of the first game whose action is out of range or masked out, else -1."""
-            for b in range(actions.shape[0]):
-                a = actions[b]
-                if a < 0 or a >= mask.shape[1] or not mask[b, a]:
-                    return b
-            return -1
-
-        @njit
-        def observe_seats(states, seats, out, offsets):
-            for b in range(states.shape[0]):
-                out[b, :] = 0.0
-                observe_one(states[b], seats[b], out[b], offsets)
-
-        @njit
-        def god_views(states, out, offsets):
-            for b in range(states.shape[0]):
-                out[b, :] = 0.0
-                god_one(states[b], out[b], offsets)
-
-        @njit
-        def teams(states, out):
-            for b in range(states.shape[0]):
-                for p in range(out.shape[1]):
-                    out[b, p] = team_one(states[b], p)
-
-        self.teams = teams
-        self.emit_all = emit_all
-        self.reset_serial, self.reset_parallel = reset_serial, reset_parallel
-        self.step_serial, self.step_parallel = step_serial, step_parallel
-        self.first_illegal = first_illegal
-        self.observe_seats, self.god_views = observe_seats, god_views
+@njit
+def first_illegal(actions, mask):
+    """Index of the first game whose action is out of range or masked out, else -1."""
+    for b in range(actions.shape[0]):
+        a = actions[b]
+        if a < 0 or a >= mask.shape[1] or not mask[b, a]:
+            return b
+    return -1
 
 
 _KERNELS: dict[str, Kernels] = {}
@@ -240,7 +171,7 @@ class VecEnv:
                 f"got {actions.dtype} {actions.shape}"
             )
         actions = actions.astype(np.int64, copy=False)
-        bad = self._k.first_illegal(actions, self.action_mask)
+        bad = first_illegal(actions, self.action_mask)
         if bad >= 0:
             a = int(actions[bad])
             what = (

@@ -1,0 +1,101 @@
+"""The batch loops of one game, executed once per game by ``engine.Kernels``.
+
+This file is not imported as a module. ``Kernels`` runs its source in a fresh namespace whose
+globals ``reset_one``, ``step_one``, ``mask_one``, ``observe_one``, ``god_one`` and ``team_one``
+are that game's scalar functions. Module-level functions (unlike closures, whose captured
+functions numba pickles into a key that differs in every process) can be cached on disk, and
+each game's loops are told apart in the cache by their record type, so every function here
+takes the records.
+"""
+
+# ruff: noqa: F821  (the game's functions are bound by engine.Kernels)
+
+from envs.core.jit import njit, parallel_kernel, prange
+
+
+@njit
+def emit(s, obs_row, mask_row, offsets):
+    mask_row[:] = False
+    mask_one(s, mask_row)
+    obs_row[:] = 0.0
+    observe_one(s, s["current_seat"], obs_row, offsets)
+
+@njit
+def new_game(s):
+    """The common fields start afresh here, so a game's reset deals only its own."""
+    s["terminated"] = False
+    s["truncated"] = False
+    s["winner"] = -1
+    s["decisions"] = 0
+    s["rewards"][:] = 0.0
+    reset_one(s)
+
+@njit
+def reset_body(states, b, obs, mask, seats, offsets):
+    s = states[b]
+    new_game(s)
+    seats[b] = s["current_seat"]
+    emit(s, obs[b], mask[b], offsets)
+
+@njit
+def step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
+    s = states[b]
+    s["rewards"][:] = 0.0
+    step_one(s, actions[b])
+    s["decisions"] += 1
+    n = rewards.shape[1]
+    for p in range(n):
+        rewards[b, p] = s["rewards"][p]
+    term[b] = s["terminated"]
+    trunc[b] = s["truncated"]
+    win[b] = s["winner"]
+    if auto and (s["terminated"] or s["truncated"]):
+        s["episode"] += 1
+        new_game(s)
+    seats[b] = s["current_seat"]
+    emit(s, obs[b], mask[b], offsets)
+
+@njit
+def reset_serial(states, obs, mask, seats, offsets):
+    for b in range(states.shape[0]):
+        reset_body(states, b, obs, mask, seats, offsets)
+
+@parallel_kernel
+def reset_parallel(states, obs, mask, seats, offsets):
+    for b in prange(states.shape[0]):
+        reset_body(states, b, obs, mask, seats, offsets)
+
+@njit
+def step_serial(states, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
+    for b in range(states.shape[0]):
+        step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto)
+
+@parallel_kernel
+def step_parallel(states, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
+    for b in prange(states.shape[0]):
+        step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto)
+
+@njit
+def emit_all(states, obs, mask, seats, offsets):
+    for b in range(states.shape[0]):
+        seats[b] = states[b]["current_seat"]
+        emit(states[b], obs[b], mask[b], offsets)
+
+@njit
+def observe_seats(states, seats, out, offsets):
+    for b in range(states.shape[0]):
+        out[b, :] = 0.0
+        observe_one(states[b], seats[b], out[b], offsets)
+
+@njit
+def god_views(states, out, offsets):
+    for b in range(states.shape[0]):
+        out[b, :] = 0.0
+        god_one(states[b], out[b], offsets)
+
+@njit
+def teams(states, out):
+    for b in range(states.shape[0]):
+        for p in range(out.shape[1]):
+            out[b, p] = team_one(states[b], p)
+
