@@ -2,7 +2,8 @@
 
 A game supplies five scalar functions over one record ``s`` (compiled by numba):
 
-- ``reset(s)``: start a new game, reading parameters and randomness from ``s``;
+- ``reset(s)``: deal a new game, reading parameters and randomness from ``s`` (the engine has
+  already cleared the common fields: ``terminated``, ``truncated``, ``winner``, ``rewards``);
 - ``step(s, action)``: apply the pending seat's action, set ``current_seat``, and on the last
   decision set ``terminated`` / ``truncated`` and ``rewards[:num_players]``;
 - ``legal_actions(s, mask_row)``: fill the pending seat's legal-action mask;
@@ -60,9 +61,19 @@ class Kernels:
             observe_one(s, s["current_seat"], obs_row, offsets)
 
         @njit
+        def new_game(s):
+            """The common fields start afresh here, so a game's reset deals only its own."""
+            s["terminated"] = False
+            s["truncated"] = False
+            s["winner"] = -1
+            s["decisions"] = 0
+            s["rewards"][:] = 0.0
+            reset_one(s)
+
+        @njit
         def reset_body(states, b, obs, mask, seats, offsets):
             s = states[b]
-            reset_one(s)
+            new_game(s)
             seats[b] = s["current_seat"]
             emit(s, obs[b], mask[b], offsets)
 
@@ -80,7 +91,7 @@ class Kernels:
             win[b] = s["winner"]
             if auto and (s["terminated"] or s["truncated"]):
                 s["episode"] += 1
-                reset_one(s)
+                new_game(s)
             seats[b] = s["current_seat"]
             emit(s, obs[b], mask[b], offsets)
 

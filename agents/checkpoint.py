@@ -1,0 +1,114 @@
+"""Policy checkpoints: weights plus the metadata that says which game they were trained for.
+
+A checkpoint is one ``torch.save`` file holding ``{"metadata": dict, "model": state_dict, ...}``.
+The metadata (game, version, parameters, observation layout fingerprint, team, steps, seed,
+model config) is plain JSON-able data, so ``torch.load(weights_only=True)`` reads it without
+unpickling arbitrary objects. Files are written to a temporary name and renamed into place, so a
+crash mid-write leaves the old file or none, never half of one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import torch
+
+FORMAT = "hiddendeck-policy/1"
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be read, or that does not belong to the game it is loaded for."""
+
+
+def atomic_save(obj, path: str | Path) -> Path:
+    """``torch.save`` to a temporary file in the same directory, then rename over ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            torch.save(obj, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def save_policy(path: str | Path, metadata: dict, model_state: dict, **extra) -> Path:
+    """Write one policy checkpoint; ``extra`` (e.g. the optimizer state) rides along for resume."""
+    json.dumps(metadata)  # fail here, before writing, if the metadata is not plain data
+    checkpoint = {"format": FORMAT, "metadata": metadata, "model": model_state, **extra}
+    return atomic_save(checkpoint, path)
+
+
+def load_checkpoint(path: str | Path) -> dict:
+    """Read and sanity-check a checkpoint; any failure is a ``CheckpointError`` naming the file."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"{path}: no such checkpoint file")
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch raises several unrelated types for a damaged file
+        raise CheckpointError(
+            f"{path}: not a readable checkpoint (truncated or corrupt?): {type(e).__name__}: {e}"
+        ) from e
+    if not isinstance(checkpoint, dict) or checkpoint.get("format") != FORMAT:
+        found = checkpoint.get("format") if isinstance(checkpoint, dict) else type(checkpoint)
+        raise CheckpointError(f"{path}: not a {FORMAT} checkpoint (format {found!r})")
+    for key in ("metadata", "model"):
+        if not isinstance(checkpoint.get(key), dict):
+            raise CheckpointError(f"{path}: checkpoint has no {key!r} section")
+    missing = [k for k in METADATA_KEYS if k not in checkpoint["metadata"]]
+    if missing:
+        raise CheckpointError(f"{path}: checkpoint metadata lacks {missing}")
+    return checkpoint
+
+
+METADATA_KEYS = (
+    "game", "version", "params", "observation_fingerprint", "team", "steps", "seed", "model",
+)
+
+
+def game_metadata(game: str, params: dict) -> dict:
+    """What a checkpoint must agree with to be used in ``game`` with these parameters."""
+    from envs import registry
+
+    spec = registry[game]
+    resolved = spec.resolve(**params)
+    return {
+        "game": game,
+        "version": spec.version,
+        "params": resolved,
+        "observation_fingerprint": spec.observation_layout(resolved).fingerprint(),
+    }
+
+
+def check_compatible(metadata: dict, game: str, params: dict, where: str | Path = "checkpoint"):
+    """Raise ``CheckpointError`` naming the first field in which the checkpoint and game differ."""
+    if metadata["game"] != game:
+        raise CheckpointError(f"{where}: trained for game {metadata['game']!r}, not {game!r}")
+    expected = game_metadata(game, params)
+    if metadata["version"] != expected["version"]:
+        raise CheckpointError(
+            f"{where}: trained on {game} version {metadata['version']}, but the game is now "
+            f"version {expected['version']} (rules or observations changed; retrain)"
+        )
+    if metadata["params"] != expected["params"]:
+        mine, theirs = metadata["params"], expected["params"]
+        shown = ", ".join(
+            f"{k}: checkpoint {mine.get(k)!r} vs requested {theirs.get(k)!r}"
+            for k in sorted(set(mine) | set(theirs))
+            if mine.get(k) != theirs.get(k)
+        )
+        raise CheckpointError(f"{where}: game parameters differ ({shown})")
+    if metadata["observation_fingerprint"] != expected["observation_fingerprint"]:
+        raise CheckpointError(
+            f"{where}: observation layout fingerprint {metadata['observation_fingerprint']} does "
+            f"not match the game's {expected['observation_fingerprint']} (the observation changed)"
+        )

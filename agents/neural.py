@@ -1,0 +1,285 @@
+"""Neural policies: the masked distribution, the actor-critic network, and the checkpoint loader.
+
+Everything that turns logits into actions goes through ``MaskedCategorical``, so the trainer's
+rollout, its PPO update, and a loaded policy at evaluation time cannot disagree about which
+actions exist (sb3-contrib's MaskablePPO keeps the same discipline).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.checkpoint import CheckpointError, check_compatible, load_checkpoint
+from agents.policy import Policy
+
+# A finite stand-in for minus infinity: softmax turns it into a probability of exactly 0, and
+# products with it stay finite (0 * -1e9 = 0, where 0 * -inf would be NaN).
+MASKED_LOGIT = -1e9
+
+
+class MaskedCategorical:
+    """A categorical distribution over the legal actions of each row only.
+
+    Illegal actions have probability exactly 0 and are never sampled; entropy sums over legal
+    actions only, so a row with one legal action has entropy 0 and the entropy bonus never
+    rewards spreading mass onto actions that cannot be taken.
+
+    Only the fused ``softmax`` / ``log_softmax`` kernels touch masked entries: on CPU a plain
+    ``exp()`` of a number that underflows takes a slow path (about 40x slower here).
+    """
+
+    def __init__(self, logits: torch.Tensor, mask: torch.Tensor):  # [N, A] float, [N, A] bool
+        if logits.shape != mask.shape:
+            raise ValueError(f"logits {tuple(logits.shape)} and mask {tuple(mask.shape)} differ")
+        if mask.dtype != torch.bool:
+            raise ValueError(f"mask must be bool, got {mask.dtype}")
+        legal_rows = mask.view(torch.uint8).amax(-1).bool()  # as any(-1), several times faster
+        if not bool(legal_rows.all()):
+            row = int(torch.nonzero(~legal_rows)[0])
+            raise ValueError(f"row {row} of the action mask has no legal action")
+        self.mask = mask
+        self.logits = logits.masked_fill(~mask, MASKED_LOGIT)  # [N, A]
+        self._log_probs: torch.Tensor | None = None
+        self._probs: torch.Tensor | None = None
+
+    @property
+    def log_probs(self) -> torch.Tensor:  # [N, A]; about -1e9 where masked
+        if self._log_probs is None:
+            self._log_probs = torch.log_softmax(self.logits, -1)
+        return self._log_probs
+
+    @property
+    def probs(self) -> torch.Tensor:  # [N, A]; exactly 0 where masked
+        if self._probs is None:
+            self._probs = torch.softmax(self.logits, -1)
+        return self._probs
+
+    def sample(self, generator: torch.Generator | None = None) -> torch.Tensor:  # [N] int64
+        """Inverse CDF with one uniform per row (N draws instead of Gumbel's N x A).
+
+        The draw ``v`` lies in ``[0, total)``, and the first index whose cumulative probability
+        exceeds ``v`` has positive probability, so a masked action (probability exactly 0, a
+        flat step of the CDF) is never returned.
+        """
+        cdf = torch.cumsum(self.probs.detach(), -1)  # [N, A], non-decreasing
+        total = cdf[:, -1:]
+        u = torch.rand(total.shape, generator=generator, dtype=cdf.dtype)
+        v = torch.minimum(u * total, torch.nextafter(total, torch.zeros_like(total)))
+        return torch.searchsorted(cdf, v, right=True).squeeze(-1)
+
+    def mode(self) -> torch.Tensor:  # [N] int64
+        return self.logits.argmax(-1)
+
+    def log_prob(self, actions: torch.Tensor) -> torch.Tensor:  # [N] -> [N]
+        index = actions.long().unsqueeze(-1)
+        log_p = self.log_probs.gather(-1, index).squeeze(-1)
+        legal = self.mask.gather(-1, index).squeeze(-1)
+        return torch.where(legal, log_p, float("-inf"))
+
+    def entropy(self) -> torch.Tensor:  # [N]
+        return -(self.probs * self.log_probs).sum(-1)
+
+
+def _layer(n_in: int, n_out: int, gain: float) -> nn.Linear:
+    """Orthogonal weights, zero bias, as in CleanRL's PPO: a small policy-head gain keeps the
+    initial policy close to uniform over the legal actions."""
+    layer = nn.Linear(n_in, n_out)
+    nn.init.orthogonal_(layer.weight, gain)
+    nn.init.zeros_(layer.bias)
+    return layer
+
+
+def _mlp(n_in: int, hidden: list[int], n_out: int, out_gain: float) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for h in hidden:
+        layers += [_layer(n_in, h, np.sqrt(2)), nn.Tanh()]
+        n_in = h
+    layers.append(_layer(n_in, n_out, out_gain))
+    return nn.Sequential(*layers)
+
+
+class _RecurrentActor(nn.Module):
+    """MLP encoder, then a GRU cell whose state is the seat's memory of its game, then the
+    policy head: ``(observation, memory) -> (logits, new memory)``."""
+
+    def __init__(self, n_in: int, hidden: list[int], n_out: int):
+        super().__init__()
+        *widths, memory = hidden
+        layers: list[nn.Module] = []
+        for h in widths:
+            layers += [_layer(n_in, h, np.sqrt(2)), nn.Tanh()]
+            n_in = h
+        self.encoder = nn.Sequential(*layers)
+        self.gru = nn.GRUCell(n_in, memory)
+        self.head = _layer(memory, n_out, 0.01)
+
+    def forward(self, observation: torch.Tensor, memory: torch.Tensor):
+        memory = self.gru(self.encoder(observation), memory)
+        return self.head(memory), memory
+
+
+MODEL_KINDS = ("mlp", "gru")
+
+
+class ActorCritic(nn.Module):
+    """Separate actor and critic (no shared trunk, so the value loss cannot pull the policy
+    features around). The critic reads the seat's observation, or, with a centralised critic,
+    the observation followed by the god-view ``state()``; the actor never sees ``state()``.
+
+    ``kind="gru"`` makes the actor recurrent (its last hidden width is the memory size); the
+    critic stays a feed-forward MLP: it is only needed in training, where the centralised
+    critic can make up for the missing memory with the god-view.
+    """
+
+    def __init__(self, config: dict):
+        super().__init__()
+        config = dict(config)
+        if config.get("kind") not in MODEL_KINDS:
+            raise ValueError(f"unknown model kind {config.get('kind')!r}; known: {MODEL_KINDS}")
+        for key in ("observation_size", "num_actions", "critic_input_size"):
+            if not isinstance(config.get(key), int) or config[key] < 1:
+                raise ValueError(f"model config needs a positive integer {key!r}, got {config}")
+        hidden = config.get("hidden")
+        if not hidden or not all(isinstance(h, int) and h > 0 for h in hidden):
+            raise ValueError(f"model config 'hidden' must list positive widths, got {hidden!r}")
+        self.config = config
+        D, A = config["observation_size"], config["num_actions"]
+        if config["kind"] == "gru":
+            self.actor = _RecurrentActor(D, list(hidden), A)
+            self.memory_size = hidden[-1]
+        else:
+            self.actor = _mlp(D, list(hidden), A, 0.01)
+            self.memory_size = 0
+        self.critic = _mlp(config["critic_input_size"], list(hidden), 1, 1.0)
+
+    @property
+    def recurrent(self) -> bool:
+        return self.memory_size > 0
+
+    def actor_step(self, observation: torch.Tensor, memory: torch.Tensor | None = None):
+        """``([N, D], [N, M] or None) -> (logits [N, A], new memory [N, M] or None)``."""
+        if self.recurrent:
+            if memory is None:
+                raise ValueError("a recurrent actor needs the memory of each row's seat")
+            return self.actor(observation, memory)
+        return self.actor(observation), None
+
+    def value(self, critic_input: torch.Tensor) -> torch.Tensor:  # [N, C] -> [N]
+        return self.critic(critic_input).squeeze(-1)
+
+
+class NeuralPolicy(Policy):
+    """A trained actor behind the ``Policy`` interface: sampled (default) or greedy actions.
+
+    Sampling is the default because a hidden-role policy is often meant to be mixed: a greedy
+    impostor that always does the same thing is easy to read.
+    """
+
+    def __init__(
+        self, model: ActorCritic, metadata: dict, greedy: bool = False, seed: int = 0,
+        name: str | None = None,
+    ):
+        self.model = model.eval()
+        self.metadata = metadata
+        self.greedy = greedy
+        self.team = metadata.get("team")
+        self.name = name or f"neural[{metadata.get('game')}:{self.team}@{metadata.get('steps')}]"
+        self._generator = torch.Generator().manual_seed(seed)
+        self._observation_size = model.config["observation_size"]
+        self._num_actions = model.config["num_actions"]
+
+    def _checked(self, observation, action_mask) -> tuple[torch.Tensor, torch.Tensor]:
+        observation = np.ascontiguousarray(observation, dtype=np.float32)
+        action_mask = np.ascontiguousarray(action_mask, dtype=np.bool_)
+        if observation.ndim != 2 or observation.shape[1] != self._observation_size:
+            raise ValueError(
+                f"{self.name}: observation must be [N, {self._observation_size}], "
+                f"got {observation.shape}"
+            )
+        if action_mask.shape != (observation.shape[0], self._num_actions):
+            raise ValueError(
+                f"{self.name}: action_mask must be [{observation.shape[0]}, {self._num_actions}], "
+                f"got {action_mask.shape}"
+            )
+        return torch.from_numpy(observation), torch.from_numpy(action_mask)
+
+    def _choose(self, logits: torch.Tensor, mask: torch.Tensor) -> np.ndarray:
+        dist = MaskedCategorical(logits, mask)
+        return (dist.mode() if self.greedy else dist.sample(self._generator)).numpy()
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        observation, action_mask = self._checked(observation, action_mask)
+        with torch.inference_mode():
+            logits, _ = self.model.actor_step(observation)
+            return self._choose(logits, action_mask)
+
+
+class RecurrentPolicy(NeuralPolicy):
+    """A GRU actor: each decision updates the memory of the seat that made it.
+
+    ``Policy.act`` carries no seat identity, so a recurrent policy needs ``keys``: one int per
+    row naming its (game, seat), e.g. ``game * num_players + seat``; ``forget(keys)`` when
+    those games end. Called without keys it refuses rather than mix seats' memories.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._memory: dict[int, torch.Tensor] = {}
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, keys=None) -> np.ndarray:
+        if keys is None:
+            raise ValueError(
+                f"{self.name} is recurrent: pass keys=[N] ints naming each row's (game, seat), "
+                f"so that each seat's memory carries over between its decisions"
+            )
+        keys = [int(k) for k in np.asarray(keys).reshape(-1)]
+        observation, action_mask = self._checked(observation, action_mask)
+        if len(keys) != observation.shape[0] or len(set(keys)) != len(keys):
+            raise ValueError(f"{self.name}: need {observation.shape[0]} distinct keys, got {keys}")
+        empty = torch.zeros(self.model.memory_size)
+        with torch.inference_mode():
+            memory = torch.stack([self._memory.get(k, empty) for k in keys])
+            logits, memory = self.model.actor_step(observation, memory)
+            self._memory.update(zip(keys, memory))
+            return self._choose(logits, action_mask)
+
+    def forget(self, keys=None) -> None:
+        """Drop the memory of the given keys (all when None): their games have ended."""
+        if keys is None:
+            self._memory.clear()
+        else:
+            for k in np.asarray(keys).reshape(-1):
+                self._memory.pop(int(k), None)
+
+
+def load_policy(
+    path: str | Path,
+    game: str | None = None,
+    team: str | None = None,
+    greedy: bool = False,
+    seed: int = 0,
+    **params,
+) -> NeuralPolicy:
+    """A ``Policy`` from a checkpoint written by the trainer (a ``RecurrentPolicy`` for a GRU).
+
+    With ``game`` (and the game's parameters, defaults filled in), the checkpoint is checked
+    against that game first: name, version, parameters and observation layout must match, and
+    the error names whichever does not. With ``team``, the checkpoint must be that team's.
+    """
+    checkpoint = load_checkpoint(path)
+    metadata = checkpoint["metadata"]
+    if game is not None:
+        check_compatible(metadata, game, params, path)
+    if team is not None and metadata["team"] != team:
+        raise CheckpointError(f"{path}: checkpoint is for team {metadata['team']!r}, not {team!r}")
+    try:
+        model = ActorCritic(metadata["model"])
+        model.load_state_dict(checkpoint["model"])
+    except (ValueError, RuntimeError) as e:  # a config and weights that do not fit together
+        raise CheckpointError(f"{path}: model does not match its weights: {e}") from e
+    kind = RecurrentPolicy if model.recurrent else NeuralPolicy
+    return kind(model, metadata, greedy=greedy, seed=seed)

@@ -1,0 +1,112 @@
+"""Checkpoints: round trip, resume, and clear errors for the wrong game or a damaged file."""
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+import torch
+
+import envs
+from agents.checkpoint import CheckpointError, load_checkpoint, save_policy
+from agents.neural import NeuralPolicy, load_policy
+from training.ppo import Args, latest_checkpoint, train
+
+
+def test_run_writes_complete_checkpoints_with_metadata(tiny_run):
+    args, paths = tiny_run
+    assert set(paths) == {"crew", "impostor"}
+    step_dir = paths["crew"].parent
+    assert sorted(p.name for p in step_dir.iterdir()) == ["crew.pt", "impostor.pt", "trainer.pt"]
+    assert not [p for p in step_dir.parent.iterdir() if p.name.startswith(".")]  # no leftovers
+    meta = load_checkpoint(paths["impostor"])["metadata"]
+    spec = envs.registry["amongus"]
+    params = spec.resolve(num_players=4)
+    assert meta["game"] == "amongus" and meta["team"] == "impostor"
+    assert meta["version"] == spec.version and meta["params"] == params
+    assert meta["observation_fingerprint"] == spec.observation_layout(params).fingerprint()
+    assert meta["steps"] == args.total_steps and meta["seed"] == args.seed
+    json.dumps(meta)  # plain data throughout
+
+
+def test_loaded_policy_is_the_trained_actor(tiny_run):
+    _, paths = tiny_run
+    policy = load_policy(paths["crew"], "amongus", team="crew", greedy=True, num_players=4)
+    assert isinstance(policy, NeuralPolicy)
+    saved = load_checkpoint(paths["crew"])["model"]
+    for name, tensor in policy.model.state_dict().items():
+        assert torch.equal(tensor, saved[name])
+    env = envs.make_vec("amongus", 32, seed=5, num_players=4)
+    actions = policy.act(env.observation, env.action_mask)
+    assert actions.dtype == np.int64 and env.action_mask[np.arange(32), actions].all()
+    env.step(actions)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda p: load_policy(p, "amongus", num_players=5),
+         r"num_players: checkpoint 4 vs requested 5"),
+        (lambda p: load_policy(p, "amongus", num_players=4, max_rounds=7), r"max_rounds"),
+        (lambda p: load_policy(p, "menace"), r"trained for game 'amongus', not 'menace'"),
+        (lambda p: load_policy(p, "amongus", team="impostor", num_players=4), r"team 'crew'"),
+    ],
+)
+def test_mismatch_names_the_difference(tiny_run, call, message):
+    _, paths = tiny_run
+    with pytest.raises(CheckpointError, match=message):
+        call(paths["crew"])
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [("version", 99, "version 99"), ("observation_fingerprint", "0" * 16, "fingerprint")],
+)
+def test_changed_game_is_refused(tiny_run, tmp_path, field, value, message):
+    _, paths = tiny_run
+    ckpt = load_checkpoint(paths["crew"])
+    ckpt["metadata"][field] = value
+    path = save_policy(tmp_path / "edited.pt", ckpt["metadata"], ckpt["model"])
+    with pytest.raises(CheckpointError, match=message):
+        load_policy(path, "amongus", num_players=4)
+
+
+def test_corrupt_or_foreign_files_give_a_clear_error(tiny_run, tmp_path):
+    _, paths = tiny_run
+    data = paths["crew"].read_bytes()
+    (tmp_path / "truncated.pt").write_bytes(data[: len(data) // 2])
+    (tmp_path / "garbage.pt").write_bytes(b"not a checkpoint at all")
+    torch.save({"weights": torch.zeros(3)}, tmp_path / "foreign.pt")
+    for name, message in [("truncated.pt", "corrupt"), ("garbage.pt", "corrupt"),
+                          ("foreign.pt", "not a hiddendeck-policy"), ("missing.pt", "no such")]:
+        with pytest.raises(CheckpointError, match=message):
+            load_policy(tmp_path / name)
+
+
+def test_resume_continues_counters_and_weights(tiny_run, tmp_path):
+    args, paths = tiny_run
+    run_dir = paths["crew"].parent.parent.parent
+    resumed = dataclasses.replace(args, out=str(tmp_path), resume=str(run_dir),
+                                  total_steps=args.total_steps + 64 * 8)
+    new_paths = train(resumed)
+    meta = load_checkpoint(new_paths["crew"])["metadata"]
+    assert meta["steps"] == args.total_steps + 64 * 8
+    assert latest_checkpoint(tmp_path) == new_paths["crew"].parent
+
+
+def test_resume_refuses_another_setup(tiny_run, tmp_path):
+    args, paths = tiny_run
+    for change, message in [({"num_players": 5}, "num_players"), ({"hidden": (32,)}, "model")]:
+        bad = dataclasses.replace(args, out=str(tmp_path), resume=str(paths["crew"].parent),
+                                  **change)
+        with pytest.raises(CheckpointError, match=message):
+            train(bad)
+
+
+def test_bad_arguments_are_named():
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        train(Args(game="chess"))
+    with pytest.raises(ValueError, match="num_envs"):
+        train(Args(num_envs=0))
+    with pytest.raises(ValueError, match="opponent_share"):
+        train(Args(opponent_share=1.5))
