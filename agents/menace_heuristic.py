@@ -248,15 +248,9 @@ def menace_turn(obs, off, mask, oxygen, energy, n):
 
 
 @kernel
-def max_other(scores, n):
-    top = -1e9
-    for r in range(1, n):
-        top = max(top, scores[r])
-    return top
-
-
-@kernel
 def decide(obs, mask, off, n):
+    """One action for the pending decision of the observing seat; legal by construction (a
+    choice the mask forbids falls back to the first legal action)."""
     agenda = np.argmax(obs[off[OWN_AGENDA] : off[OWN_AGENDA] + c.N_AGENDAS])
     menace = AGENDA_SIDE[agenda] == c.MENACE
     if agenda == c.THE_COWARD:
@@ -276,9 +270,12 @@ def decide(obs, mask, off, n):
             choice = menace_turn(obs, off, mask, oxygen, energy, n)
         else:
             choice = crew_turn(obs, off, mask, oxygen, n)
-    elif decision == R.PAY_DISCARD or decision == R.HAND_LIMIT or decision == R.TINKER_DISCARD:
-        choice = first_card(mask, A.CARD, MENACE_DISCARD if menace else CREW_DISCARD)
-    elif decision == R.RELAY_GIFT:
+    elif (
+        decision == R.PAY_DISCARD
+        or decision == R.HAND_LIMIT
+        or decision == R.TINKER_DISCARD
+        or decision == R.RELAY_GIFT
+    ):
         choice = first_card(mask, A.CARD, MENACE_DISCARD if menace else CREW_DISCARD)
     elif decision == R.BLOODWORK_REVEAL:
         choice = first_card(mask, A.CARD, SHOW_OFF)
@@ -306,11 +303,11 @@ def decide(obs, mask, off, n):
     elif decision == R.BRAWL_TARGET or decision == R.AGENDA_TARGET:
         scores[0] = -1e9  # never oneself
         choice = best_seat(mask, scores, n, not menace)
-        if decision == R.AGENDA_TARGET and agenda == c.THE_SAINT:
+        if decision == R.AGENDA_TARGET and agenda == c.THE_SAINT:  # heal the least suspect
             choice = best_seat(mask, scores, n, False)
     elif decision == R.CALL_VOTE:
         if menace:
-            call = max_other(scores, n) >= MENACE_CALL_THRESHOLD
+            call = top >= MENACE_CALL_THRESHOLD
         else:
             call = top >= SUSPECT_THRESHOLD and top > second
         choice = A.YES if call else A.PASS

@@ -101,7 +101,8 @@ def observe(s, seat, out, off):
     out[off[DECKS] + 0] = s["emma_n"] * 0.05
     out[off[DECKS] + 1] = s["wound_deck_n"] * (1.0 / 15.0)
     # Views hoisted out of the seat loop: each record-field access rebuilds an array header.
-    seen_hand, seen_played, seen_top = s["seen_hand"][seat], s["seen_played"][seat], s["seen_top"][seat]
+    seen_hand, seen_played = s["seen_hand"][seat], s["seen_played"][seat]
+    seen_top = s["seen_top"][seat]
     wound_list, used = s["wound_list"], s["used"]
     for r in range(n):
         j = seat + r - n if seat + r >= n else seat + r

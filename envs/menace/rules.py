@@ -5,6 +5,13 @@ game, wounds, deaths and exile, the Action Phase with every Above Deck Action, t
 Phase with every Below Deck card, the Accusation Phase, the end of the round. `advance` walks
 the game forward to the next decision; `step` applies one decision and calls it again.
 Every function takes the record `s` of one game; the engine runs them over a whole batch.
+
+numba compiles a function once per distinct argument types, and a constant or a record field
+narrower than int64 counts as a type of its own (`Literal[int](1)`, `int8`); each such copy of
+a function also recompiles everything it calls. So amounts, seats and slots handed to the
+functions with large call trees (tracks, wounds, the end of the game, ability checks) are
+passed as int64, `np.int64(...)` where a constant or an int8 field would go, and ability slots
+are looped over rather than written out.
 """
 
 import numpy as np
@@ -474,17 +481,17 @@ def check_end(s):
     if s["terminated"] or s["truncated"]:
         return
     if s["oxygen"] <= 0:
-        win(s, MENACE_TEAM)
+        win(s, np.int64(MENACE_TEAM))
         return
     crew_alive = False
     for seat in range(s["num_players"]):
         if s["alive"][seat] and is_crew(s, seat):
             crew_alive = True
     if not crew_alive:
-        win(s, MENACE_TEAM)
+        win(s, np.int64(MENACE_TEAM))
         return
     if s["energy"] >= SAFETY_THRESHOLD and not menace_alive(s):
-        win(s, CREW_TEAM)
+        win(s, np.int64(CREW_TEAM))
 
 
 @kernel
@@ -644,12 +651,12 @@ def wound(s, seat):
     s["wound_held"][seat, kind] += 1
     s["wounded_this_round"] = True
     if kind == c.PUNCTURED_LUNG:
-        change_oxygen(s, -1)
+        change_oxygen(s, np.int64(-1))
     elif kind == c.ADRENALINE_SURGE:
         draw_card(s, seat)
         draw_card(s, seat)
     elif kind == c.RADIATION_BURNS:
-        lose_energy(s, 1)
+        lose_energy(s, np.int64(1))
 
 
 @kernel
@@ -716,7 +723,7 @@ def kill(s, seat):
 
 @kernel
 def devoted_last_repair(s):
-    gain_energy(s, 2)
+    gain_energy(s, np.int64(2))
 
 
 @kernel
@@ -922,17 +929,20 @@ def has_delegated_action(s, seat):
         return False
     if playable_count(s, seat) > 0:
         return True
-    return can_use_when_delegated(s, seat, 0) or can_use_when_delegated(s, seat, 1)
+    for slot in range(2):
+        if can_use_when_delegated(s, seat, slot):
+            return True
+    return False
 
 
 @kernel
 def has_turn_action(s, seat):
-    return (
-        can_draw(s, seat)
-        or playable_count(s, seat) > 0
-        or can_use(s, seat, 0)
-        or can_use(s, seat, 1)
-    )
+    if can_draw(s, seat) or playable_count(s, seat) > 0:
+        return True
+    for slot in range(2):
+        if can_use(s, seat, slot):
+            return True
+    return False
 
 
 @kernel
@@ -1031,7 +1041,7 @@ def resolve_ability(s, ability, user, target):
     elif ability == c.LASER_PISTOL:
         wound(s, target)
     elif ability == c.OVERCLOCK or ability == c.JURY_RIG:
-        gain_energy(s, 2)
+        gain_energy(s, np.int64(2))
     elif ability == c.SURVEILLANCE:
         s["seen_played"][user, target, :] = s["played"][target, :]
     elif ability == c.LOCKDOWN:
@@ -1059,7 +1069,7 @@ def resolve_ability(s, ability, user, target):
     elif ability == c.VIGIL:
         s["vigil"] += 1
     elif ability == c.SCRAP:
-        gain_energy(s, 1)
+        gain_energy(s, np.int64(1))
     elif ability == c.TINKER:
         draw_card(s, user)
         follow_up(s, TINKER_DISCARD, user)
@@ -1072,7 +1082,7 @@ def resolve_ability(s, ability, user, target):
     elif ability == c.EMERGENCY_PROTOCOL:
         add_emma_card(s)
     elif ability == c.PHOTOSYNTHESIS:
-        change_oxygen(s, 1)
+        change_oxygen(s, np.int64(1))
     elif ability == c.PRUNE:
         discard_random_card(s, target)
     elif ability == c.SHIELD:
@@ -1253,7 +1263,7 @@ def resolve_panic(s):
 def resolve_backstab(s):
     if not s["backstab_spent"]:
         s["backstab_spent"] = True
-        wound(s, s["mission_leader"])
+        wound(s, np.int64(s["mission_leader"]))
 
 
 @kernel
@@ -1421,11 +1431,11 @@ def end_of_round(s):
     if s["moxie"] > 0 and s["wounded_this_round"]:
         change_oxygen(s, 2 * s["moxie"])
     if s["vigil"] > 0 and not s["killed_this_round"]:
-        change_oxygen(s, s["vigil"])
+        change_oxygen(s, np.int64(s["vigil"]))
     if s["terminated"]:
         return
     if s["energy"] >= ENERGY_GOAL:
-        win(s, CREW_TEAM)
+        win(s, np.int64(CREW_TEAM))
         return
     if s["round"] >= s["max_rounds"]:
         s["truncated"] = True
@@ -1489,14 +1499,14 @@ def advance(s):
                 return
             continue
         if s["delegated"] != NOBODY:
-            seat = s["delegated"]
+            seat = np.int64(s["delegated"])
             if has_delegated_action(s, seat):
                 decide(s, DELEGATED, seat)
                 return
             s["delegated"] = NOBODY
             continue
         if s["rush_left"] > 0:
-            if playable_count(s, s["rush_seat"]) > 0:
+            if playable_count(s, np.int64(s["rush_seat"])) > 0:
                 decide(s, RUSH_PLAY, s["rush_seat"])
                 return
             s["rush_left"] = 0
@@ -1625,7 +1635,7 @@ def legal_actions(s, mask):
                 mask[USE + slot] = can_use_when_delegated(s, seat, slot)
     elif decision == ABILITY_TARGET_CHOICE:
         for k in range(n):
-            mask[SEAT + k] = target_ok(s, seat, s["ab_id"], seat_after(s, seat, k))
+            mask[SEAT + k] = target_ok(s, seat, np.int64(s["ab_id"]), seat_after(s, seat, k))
     elif decision == CALIBRATE_CHOICE or decision == VETO_CHOICE or decision == CALL_VOTE:
         mask[PASS] = True
         mask[YES] = True

@@ -454,7 +454,8 @@ def test_moxie_gains_nothing_without_a_wound():
 
 
 def test_surveillance_shows_the_played_cards_to_its_user_only():
-    s = table(characters=(5, 4, 6, 7), hands={1: [AB]}, decks={2: [RM], 3: [RM]}, mission_leader=1)[0]
+    decks = {2: [RM], 3: [RM]}
+    s = table(characters=(5, 4, 6, 7), hands={1: [AB]}, decks=decks, mission_leader=1)[0]
     act(s, "play Airlock Breach", "draw", "draw")
     assert decision(s) == (rules.TURN, 0)
     act(s, "use ability 1")
