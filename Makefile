@@ -26,4 +26,4 @@ bench: $(STAMP)
 	$(VENV)/bin/hiddendeck bench amongus
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $${XDG_CACHE_HOME:-$$HOME/.cache}/hiddendeck

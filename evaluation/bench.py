@@ -49,9 +49,13 @@ def aec_steps_per_s(
             return env.action_space(agent).sample(mask)
         return choice(np.flatnonzero(mask))
 
-    env.reset(seed=seed)
     for i, agent in enumerate(env.possible_agents):
         env.action_space(agent).seed(seed + i)
+    env.reset(seed=seed)
+    for agent in env.agent_iter():  # compile and warm up outside the clock
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else pick(agent, obs["action_mask"]))
+    env.reset()
     steps, start = 0, time.perf_counter()
     while True:
         for agent in env.agent_iter():

@@ -1,4 +1,4 @@
-"""The ``hiddendeck`` command: demo, bench, play (and train, once training lands)."""
+"""The ``hiddendeck`` command: demo, train, bench, play."""
 
 from __future__ import annotations
 
@@ -25,6 +25,12 @@ def _params(pairs: list[str]) -> dict:
 def cmd_bench(args) -> int:
     from .bench import format_bench, run_bench
 
+    if args.balance:
+        from .balance import format_balance, run_balance
+
+        result = run_balance(args.game)
+        print(json.dumps(result) if args.json else format_balance(result))
+        return 0
     params = _params(args.param)
     if args.players is not None:
         params["num_players"] = args.players
@@ -36,7 +42,7 @@ def cmd_bench(args) -> int:
 def cmd_demo(args) -> int:
     from .demo import run_demo
 
-    run_demo(games=args.games, seed=args.seed)
+    run_demo(seconds=args.seconds, games=args.games, out=args.out, seed=args.seed)
     return 0
 
 
@@ -60,18 +66,31 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--param", action="append", metavar="NAME=VALUE", help="a game parameter")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
+    bench.add_argument(
+        "--balance", action="store_true", help="win rates by table size instead of speed"
+    )
     bench.set_defaults(run=cmd_bench)
 
-    demo = sub.add_parser("demo", help="the main job: policies against each other, win rates")
-    demo.add_argument("--games", type=int, default=10_000)
+    demo = sub.add_parser(
+        "demo", help="the main job: train crew and menace, then trained vs trained vs heuristics"
+    )
+    demo.add_argument("--seconds", type=float, default=180.0, help="training time per run")
+    demo.add_argument("--games", type=int, default=4_000, help="evaluation games per pairing")
+    demo.add_argument("--out", default="runs/demo", help="run directory for checkpoints and logs")
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(run=cmd_demo)
+
+    from training.cli import register as register_train
+
+    register_train(sub)
 
     play = sub.add_parser("play", help="play one seat yourself at the terminal")
     play.add_argument("game", choices=list(envs.registry))
     play.add_argument("--seat", type=int, default=0)
     play.add_argument("--players", type=int, default=None)
-    play.add_argument("--opponents", default="heuristic", help="random or heuristic")
+    play.add_argument(
+        "--opponents", default="heuristic", help="random, heuristic, or a checkpoint file"
+    )
     play.add_argument("--param", action="append", metavar="NAME=VALUE", help="a game parameter")
     play.add_argument("--seed", type=int, default=0)
     play.set_defaults(run=cmd_play)

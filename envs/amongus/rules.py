@@ -89,34 +89,53 @@ def reset(s):
     s["offered_colour"] = -1
     s["sabotage_index"] = 0
     s["round"] = 1
-    s["first_player"] = 1 % n  # the seat on the dealer's (seat 0's) left
-    start_round(s)
+    start_round(s, 1 % n)  # the seat on the dealer's (seat 0's) left goes first
+    advance(s)
 
 
 # --- the round ---------------------------------------------------------------------------------
 
 
 @kernel
-def start_round(s):
-    s["shown_now"][:] = -1
-    s["investigation_index"] = 0
-    s["turn_owner"] = s["first_player"]
-    next_investigator(s)
+def advance(s):
+    """Walk the round forward to the next decision: the next player to show a card (a cleared
+    player's hand already lies on the table), the next turn (a cleared player skips the trade;
+    one who has also voted has nothing left to decide), or the next round, whose first player
+    is the one who went second; past ``max_rounds`` the game is a draw."""
+    n = s["num_players"]
+    while True:
+        while s["investigation_index"] < n:
+            seat = (s["first_player"] + s["investigation_index"]) % n
+            if not s["cleared"][seat]:
+                s["phase"] = INVESTIGATION
+                s["current_seat"] = seat
+                return
+            s["investigation_index"] += 1
+        while s["turn_index"] < n:
+            seat = (s["first_player"] + s["turn_index"]) % n
+            s["turn_owner"] = seat
+            s["current_seat"] = seat
+            if not s["cleared"][seat]:
+                s["phase"] = TRADE
+                return
+            if not s["voted"][seat]:
+                s["phase"] = END_OF_TURN
+                return
+            s["turn_index"] += 1
+        if s["round"] >= s["max_rounds"]:
+            s["truncated"] = True
+            return
+        s["round"] += 1
+        start_round(s, (s["first_player"] + 1) % n)
 
 
 @kernel
-def next_investigator(s):
-    """Each player in turn order shows a task card; a cleared player's hand is already shown."""
-    n = s["num_players"]
-    while s["investigation_index"] < n:
-        seat = (s["first_player"] + s["investigation_index"]) % n
-        if not s["cleared"][seat]:
-            s["phase"] = INVESTIGATION
-            s["current_seat"] = seat
-            return
-        s["investigation_index"] += 1
+def start_round(s, first_player):
+    s["first_player"] = first_player
+    s["turn_owner"] = first_player
+    s["shown_now"][:] = -1
+    s["investigation_index"] = 0
     s["turn_index"] = 0
-    next_turn(s)
 
 
 @kernel
@@ -125,42 +144,13 @@ def show_task_card(s, colour):
     s["shown_now"][seat] = colour
     s["shown_total"][seat, colour] += 1
     s["investigation_index"] += 1
-    next_investigator(s)
-
-
-@kernel
-def next_turn(s):
-    """The next turn of the round; a cleared player who has voted has nothing left to decide."""
-    n = s["num_players"]
-    while s["turn_index"] < n:
-        seat = (s["first_player"] + s["turn_index"]) % n
-        s["turn_owner"] = seat
-        s["current_seat"] = seat
-        if not s["cleared"][seat]:
-            s["phase"] = TRADE
-            return
-        if not s["voted"][seat]:
-            s["phase"] = END_OF_TURN
-            return
-        s["turn_index"] += 1
-    end_round(s)
+    advance(s)
 
 
 @kernel
 def end_turn(s):
     s["turn_index"] += 1
-    next_turn(s)
-
-
-@kernel
-def end_round(s):
-    """The player who went second goes first next round; past ``max_rounds`` it is a draw."""
-    if s["round"] >= s["max_rounds"]:
-        s["truncated"] = True
-        return
-    s["round"] += 1
-    s["first_player"] = (s["first_player"] + 1) % s["num_players"]
-    start_round(s)
+    advance(s)
 
 
 # --- trades ------------------------------------------------------------------------------------

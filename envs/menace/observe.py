@@ -100,6 +100,9 @@ def observe(s, seat, out, off):
     out[off[VOTE_CALLED]] = s["vote_called"]
     out[off[DECKS] + 0] = s["emma_n"] * 0.05
     out[off[DECKS] + 1] = s["wound_deck_n"] * (1.0 / 15.0)
+    # Views hoisted out of the seat loop: each record-field access rebuilds an array header.
+    seen_hand, seen_played, seen_top = s["seen_hand"][seat], s["seen_played"][seat], s["seen_top"][seat]
+    wound_list, used = s["wound_list"], s["used"]
     for r in range(n):
         j = seat + r - n if seat + r >= n else seat + r
         out[off[ALIVE] + r] = s["alive"][j]
@@ -109,12 +112,12 @@ def observe(s, seat, out, off):
         if s["revealed"][j]:
             out[off[AGENDA_REVEALED] + r * N_AGENDAS + s["agenda"][j]] = 1.0
         for w in range(s["wound_n"][j]):
-            i = off[WOUNDS] + r * N_WOUND_KINDS + s["wound_list"][j, w]
+            i = off[WOUNDS] + r * N_WOUND_KINDS + wound_list[j, w]
             out[i] = min(out[i] + 1.0, 2.0)
         out[off[HAND_SIZE] + r] = s["hand_n"][j] * 0.125
         out[off[DECK_SIZE] + r] = s["deck_n"][j] * 0.05
-        out[off[ABILITIES_USED] + 2 * r] = s["used"][j, 0]
-        out[off[ABILITIES_USED] + 2 * r + 1] = s["used"][j, 1]
+        out[off[ABILITIES_USED] + 2 * r] = used[j, 0]
+        out[off[ABILITIES_USED] + 2 * r + 1] = used[j, 1]
         out[off[STATUS] + 4 * r] = s["locked_down"][j]
         out[off[STATUS] + 4 * r + 1] = s["suppressed"][j]
         out[off[STATUS] + 4 * r + 2] = s["hidden"][j]
@@ -122,13 +125,14 @@ def observe(s, seat, out, off):
         out[off[PLAYED] + r] = s["played_n"][j] * (1.0 / 3.0)
         if s["bloodwork"][j] >= 0:
             out[off[BLOODWORK] + r * T + s["bloodwork"][j]] = 1.0
-        if s["seen_hand"][seat, j, 0] >= 0:
+        if seen_hand[j, 0] >= 0:
             for card in range(T):
-                out[off[SEEN_HAND] + r * T + card] = s["seen_hand"][seat, j, card] * 0.125
+                out[off[SEEN_HAND] + r * T + card] = seen_hand[j, card] * 0.125
         for card in range(T):
-            out[off[SEEN_PLAYED] + r * T + card] = s["seen_played"][seat, j, card] * 0.5
-        if s["seen_top"][seat, j] >= 0:
-            out[off[SEEN_DECK_TOP] + r * T + s["seen_top"][seat, j]] = 1.0
+            if seen_played[j, card]:
+                out[off[SEEN_PLAYED] + r * T + card] = seen_played[j, card] * 0.5
+        if seen_top[j] >= 0:
+            out[off[SEEN_DECK_TOP] + r * T + seen_top[j]] = 1.0
         ballot = s["ballot"][j]
         if s["vote_called"] and (s["ballots_public"] or r == 0):
             if ballot == ABSTAINED:
@@ -164,7 +168,6 @@ _snames = [p.name for p in _STATE.pieces]
     S_EMMA_TOP,
 ) = range(len(_snames))
 assert _snames[S_EMMA_TOP] == "emma_top"
-
 
 
 @kernel

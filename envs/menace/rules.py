@@ -183,7 +183,10 @@ DTYPE = make_dtype(
 
 @kernel
 def seat_after(s, seat, k):
-    return (seat + k) % s["num_players"]
+    """The seat k places clockwise (0 <= k <= players); a compare instead of a division."""
+    j = seat + k
+    n = s["num_players"]
+    return j - n if j >= n else j
 
 
 @kernel
@@ -1369,25 +1372,24 @@ def next_vote(s):
 def count_votes(s):
     """Exiled only with strictly more votes than anyone else and than the abstentions."""
     n = s["num_players"]
-    votes = np.zeros(P, np.int64)
     abstentions = 0
     for seat in range(n):
         target = s["ballot"][seat]
         if target == ABSTAINED:
             abstentions += 1
-        elif target >= 0:
-            votes[target] += 1
-            if is_crew(s, target):
-                s["voted_for_crew"][seat] = True
+        elif target >= 0 and is_crew(s, target):
+            s["voted_for_crew"][seat] = True
     s["ballots_public"] = True
-    best = NOBODY
+    best, best_votes, tied = NOBODY, -1, False
     for seat in range(n):
-        if best == NOBODY or votes[seat] > votes[best]:
-            best = seat
-    for seat in range(n):
-        if seat != best and votes[seat] == votes[best]:
-            return
-    if votes[best] > abstentions:
+        votes = 0
+        for voter in range(n):
+            votes += s["ballot"][voter] == seat
+        if votes > best_votes:
+            best, best_votes, tied = seat, votes, False
+        elif votes == best_votes:
+            tied = True
+    if not tied and best_votes > abstentions:
         exile(s, best)
 
 

@@ -1,6 +1,9 @@
 """Rule tables: each card, ability, wound, agenda ability and end condition, board before and
 after, from a scenario built by `scenario.table`."""
 
+import numpy as np
+import pytest
+
 from envs.menace import cards as c
 from envs.menace import rules
 from tests.menace.scenario import act, card, decision, give_wound, legal, next_wound, table
@@ -8,7 +11,6 @@ from tests.menace.scenario import act, card, decision, give_wound, legal, next_w
 BR, AR, RM = card("Basic Repair"), card("Advanced Repair"), card("Raise Morale")
 CMD, REP, BS, BRAWL = card("Command"), card("Replicate"), card("Backstab"), card("Brawl")
 PANIC, AB, RL, EXP = card("Panic!"), card("Airlock Breach"), card("Reactor Leak"), card("Explosion")
-
 
 
 def round_of(cards_played, **kw):
@@ -400,3 +402,399 @@ def test_truncation_is_a_draw():
     s = table(decks={i: [RM] * 3 for i in range(4)}, emma=[RM] * 20, max_rounds=1, oxygen=5)[0]
     act(s, "draw", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
     assert s["truncated"] and not s["terminated"] and not s["rewards"].any()
+
+
+# --- more Above Deck Actions --------------------------------------------------------------------
+# Characters by index: 0 Rotti (Bloodwork, First Aid), 1 Andrew (Delegate, Commandeer),
+# 2 Martella (Crunch, Moxie), 5 Sela (Surveillance, Lockdown), 6 Ines (Relay, Intercept),
+# 8 Mara (Requisition, Share Rations), 10 Osric (Sermon, Vigil), 11 Pip (Scrap, Tinker),
+# 12 Vex (Hide, Pilfer), 13 K-7 (Self-Repair, Emergency Protocol), 14 Juno (Photosynthesis,
+# Prune), 15 Brack (Shield, Suppress).
+
+
+def no_emma(s):
+    """An empty EmMA deck and discard pile: only the seats' own cards resolve."""
+    s["emma_n"] = 0
+    s["emma_discard_n"] = 0
+
+
+def test_bloodwork_makes_the_target_reveal_a_card_of_its_choice():
+    s = table(characters=(0, 5, 6, 7), hands={2: [AB, RM]}, decks={0: [RM]}, oxygen=5)[0]
+    act(s, "use ability 1", "seat +2")
+    assert decision(s) == (rules.BLOODWORK_REVEAL, 2)
+    assert legal(s) == ["card Raise Morale", "card Airlock Breach"]
+    act(s, "card Airlock Breach")
+    assert s["oxygen"] == 4 and s["bloodwork"][2] == AB
+    assert s["hand_n"][2] == 2 and s["hand"][2, AB] == 1  # revealed, not discarded
+    assert decision(s) == (rules.TURN, 1)
+
+
+def test_commandeer_takes_the_top_of_a_deck():
+    s = table(characters=(1, 5, 6, 7), decks={0: [RM], 2: [RM, AB]}, energy=2)[0]
+    act(s, "use ability 2", "seat +2")
+    assert s["hand"][0, AB] == 1 and s["deck_n"][2] == 1 and s["energy"] == 1
+
+
+def test_moxie_gains_two_oxygen_when_someone_was_wounded():
+    s = table(characters=(2, 5, 6, 7), hands={1: [BS], 2: [BS]}, oxygen=6)[0]
+    no_emma(s)
+    next_wound(s, c.FLESH_WOUND)
+    act(s, "use ability 2", "play Backstab", "play Backstab", "draw")
+    assert s["oxygen"] == 5 and s["wound_n"][0] == 1  # the Mission Leader was stabbed
+    act(s, "pass", "pass", "pass", "pass")
+    assert s["oxygen"] == 7 and s["round"] == 2
+
+
+def test_moxie_gains_nothing_without_a_wound():
+    s = table(characters=(2, 5, 6, 7), hands={1: [RM], 2: [RM]}, oxygen=6)[0]
+    no_emma(s)
+    act(s, "use ability 2", "play Raise Morale", "play Raise Morale", "draw")
+    act(s, "pass", "pass", "pass", "pass")
+    assert s["oxygen"] == 6 - 1 + 2 and s["round"] == 2
+
+
+def test_surveillance_shows_the_played_cards_to_its_user_only():
+    s = table(characters=(5, 4, 6, 7), hands={1: [AB]}, decks={2: [RM], 3: [RM]}, mission_leader=1)[0]
+    act(s, "play Airlock Breach", "draw", "draw")
+    assert decision(s) == (rules.TURN, 0)
+    act(s, "use ability 1")
+    assert legal(s) == ["seat +1"]  # only seat 1 has a card face down
+    act(s, "seat +1")
+    assert s["seen_played"][0, 1, AB] == 1 and s["seen_played"][2, 1].sum() == 0
+
+
+def test_lockdown_keeps_a_seat_from_calling_and_voting():
+    s = table(characters=(5, 4, 6, 7), emma=[RM] * 20, oxygen=6)[0]
+    act(s, "use ability 2", "seat +1", "draw", "draw", "draw")
+    assert s["oxygen"] == 6 - 1 + 2 and s["locked_down"][1]  # two EmMA Raise Morale
+    assert decision(s) == (rules.CALL_VOTE, 0)
+    act(s, "pass")
+    assert decision(s) == (rules.CALL_VOTE, 2)  # seat 1 is not asked
+    act(s, "yes")
+    voters = []
+    while decision(s)[0] == rules.VOTE:
+        voters.append(decision(s)[1])
+        act(s, "pass")
+    assert voters == [0, 2, 3]
+
+
+def test_relay_gives_a_card_of_the_users_choice():
+    s = table(characters=(6, 4, 5, 7), hands={0: [AB, RM]}, decks={0: [RM]})[0]
+    act(s, "use ability 1", "seat +1")
+    assert decision(s) == (rules.RELAY_GIFT, 0)
+    act(s, "card Airlock Breach")
+    assert list(s["hand"][0]) == [1] + [0] * 10 and s["hand"][1, AB] == 1
+    assert decision(s) == (rules.TURN, 1)
+
+
+def test_intercept_shows_the_top_of_a_deck_to_its_user_only():
+    s = table(characters=(6, 4, 5, 7), decks={0: [RM], 2: [RM, AB]}, energy=1)[0]
+    act(s, "use ability 2", "seat +2")
+    assert s["energy"] == 0 and s["deck_n"][2] == 2
+    assert s["seen_top"][0, 2] == AB and s["seen_top"][1, 2] == -1
+
+
+def test_requisition_draws_two_for_one_oxygen():
+    s = table(characters=(8, 4, 5, 7), decks={0: [RM, AB, BR]}, oxygen=5)[0]
+    act(s, "use ability 1")
+    assert s["oxygen"] == 4 and s["hand"][0, BR] == 1 and s["hand"][0, AB] == 1
+    assert s["deck_n"][0] == 1
+
+
+def test_share_rations_draws_for_user_and_target():
+    s = table(characters=(8, 4, 5, 7), decks={0: [RM, AB], 3: [BR]})[0]
+    act(s, "use ability 2", "seat +3")
+    assert s["hand"][0, AB] == 1 and s["hand"][3, BR] == 1
+    assert s["hand_n"][1] == 0 and s["hand_n"][2] == 0
+
+
+def test_sermon_removes_a_wound_for_a_discard():
+    s = table(characters=(10, 4, 5, 7), hands={0: [RM]}, wounds={2: [c.FLESH_WOUND]})[0]
+    act(s, "use ability 1", "card Raise Morale")
+    assert legal(s) == ["seat +2"]  # the only removable Wound
+    act(s, "seat +2")
+    assert s["wound_n"][2] == 0 and s["hand_n"][0] == 0
+    assert s["wound_deck"][0] == c.FLESH_WOUND  # under the wound deck
+
+
+def test_vigil_gains_oxygen_when_no_one_was_killed():
+    s = table(characters=(10, 4, 5, 7), energy=1, oxygen=5)[0]
+    no_emma(s)
+    act(s, "use ability 2", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
+    assert s["energy"] == 0 and s["oxygen"] == 6 and s["round"] == 2
+
+
+def test_vigil_gains_nothing_when_someone_was_killed():
+    wounds = {1: [c.FLESH_WOUND, c.BROKEN_HAND]}
+    s = table(characters=(10, 4, 5, 7), energy=1, oxygen=5, wounds=wounds)[0]
+    no_emma(s)
+    act(s, "use ability 2", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
+    assert not s["alive"][1]
+    act(s, "pass")  # The Vengeant declines its ability
+    assert s["oxygen"] == 5 - 2 and s["round"] == 2  # killed Crew -2, no Vigil
+
+
+def test_scrap_turns_two_discards_into_energy():
+    s = table(characters=(11, 4, 5, 7), hands={0: [RM, AB]}, energy=3)[0]
+    act(s, "use ability 1", "card Raise Morale", "card Airlock Breach")
+    assert s["energy"] == 4 and s["hand_n"][0] == 0 and decision(s) == (rules.TURN, 1)
+
+
+def test_tinker_draws_then_discards_before_the_hand_limit():
+    s = table(characters=(11, 4, 5, 7), hands={0: [RM] * 4}, decks={0: [AB]})[0]
+    act(s, "use ability 2")
+    assert decision(s) == (rules.TINKER_DISCARD, 0) and s["hand_n"][0] == 5
+    act(s, "card Raise Morale")
+    assert s["hand_n"][0] == 4 and s["hand"][0, AB] == 1
+    assert decision(s) == (rules.TURN, 1)  # no hand-limit discard
+
+
+def test_pilfer_takes_a_random_card_from_a_hand():
+    s = table(characters=(12, 4, 5, 7), hands={2: [AB, AB]}, decks={0: [RM]}, oxygen=5)[0]
+    act(s, "use ability 2", "seat +2")
+    assert s["oxygen"] == 4 and s["hand"][0, AB] == 1 and s["hand_n"][2] == 1
+
+
+def test_self_repair_removes_the_users_own_wound():
+    s = table(characters=(13, 4, 5, 7), wounds={0: [c.FLESH_WOUND]}, energy=2)[0]
+    act(s, "use ability 1")
+    assert s["wound_n"][0] == 0 and s["energy"] == 0
+
+
+def test_emergency_protocol_adds_the_emma_top_card_to_the_round():
+    s = table(characters=(13, 4, 5, 7), emma=[AB, RM], energy=1)[0]
+    act(s, "use ability 2")
+    assert s["energy"] == 0 and s["pool_n"] == 1 and s["pool"][0] == RM
+    assert s["pool_seat"][0] == rules.NOBODY and s["emma_n"] == 1
+
+
+def test_photosynthesis_turns_energy_into_oxygen():
+    s = table(characters=(14, 4, 5, 7), energy=3, oxygen=5)[0]
+    act(s, "use ability 1")
+    assert (s["energy"], s["oxygen"]) == (1, 6)
+
+
+def test_prune_discards_a_random_card_from_a_hand():
+    s = table(characters=(14, 4, 5, 7), hands={0: [RM], 1: [AB]})[0]
+    act(s, "use ability 2", "card Raise Morale")
+    assert legal(s) == ["seat +1"]  # the only other hand with a card
+    act(s, "seat +1")
+    assert s["hand_n"][0] == 0 and s["hand_n"][1] == 0
+
+
+def test_suppress_takes_away_a_seats_above_deck_actions():
+    s = table(characters=(15, 4, 5, 7), hands={1: [RM]}, energy=2)[0]
+    act(s, "use ability 2", "seat +1")
+    assert s["suppressed"][1] and s["energy"] == 1
+    assert decision(s) == (rules.TURN, 1)
+    assert legal(s) == ["draw", "play Raise Morale"]
+
+
+# --- more wounds --------------------------------------------------------------------------------
+
+
+def test_flesh_wound_changes_nothing_but_counts_toward_death():
+    plain = table(hands={0: [RM], 1: [BS]})[0]
+    hurt = table(hands={0: [RM], 1: [BS]}, wounds={0: [c.FLESH_WOUND]})[0]
+    assert legal(plain) == legal(hurt)
+    assert rules.hand_limit(hurt, 0) == rules.hand_limit(plain, 0)
+    no_emma(hurt)
+    next_wound(hurt, c.BROKEN_HAND)
+    act(hurt, "draw", "play Backstab", "draw", "draw")  # Backstab wounds the Mission Leader
+    assert hurt["alive"][0] and hurt["wound_n"][0] == 2
+    act(hurt, "pass", "pass", "pass", "pass")
+    assert not hurt["alive"][0]
+
+
+def test_concussion_forbids_calling_a_vote_but_not_voting():
+    s = table(emma=[RM] * 20, oxygen=6, wounds={0: [c.CONCUSSION]})[0]
+    act(s, "draw", "draw", "draw", "draw")
+    assert decision(s) == (rules.CALL_VOTE, 1)  # seat 0 is not asked
+    act(s, "yes")
+    assert decision(s) == (rules.VOTE, 0)
+
+
+def test_severe_burns_discard_a_random_card_at_the_end_of_the_round():
+    s = table(emma=[RM] * 20, oxygen=6, wounds={1: [c.SEVERE_BURNS]})[0]
+    act(s, "draw", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
+    assert list(s["hand_n"][:4]) == [1, 0, 1, 1] and s["round"] == 2
+
+
+def test_panic_attack_discards_two_on_panic():
+    s = table(hands={1: [RM] * 3, 2: [RM] * 3}, oxygen=6, wounds={2: [c.PANIC_ATTACK]})[0]
+    rules.resolve_panic(s)
+    assert s["oxygen"] == 5 and list(s["hand_n"][1:3]) == [2, 1]
+
+
+# --- agenda abilities ---------------------------------------------------------------------------
+
+
+def exile_by_vote(s, seat):
+    """Everyone draws; seat 0 calls; every other voter votes for `seat`, `seat` abstains."""
+    for _ in range(4):
+        act(s, "draw")
+    act(s, "yes")
+    while decision(s)[0] == rules.VOTE:
+        voter = decision(s)[1]
+        act(s, "pass" if voter == seat else f"seat +{(seat - voter) % 4}")
+
+
+def test_the_butcher_wounds_a_crewmember_when_exiled():
+    agendas = (c.THE_BUTCHER, c.THE_VENGEANT, c.THE_RESOLUTE, c.THE_WITNESS)
+    s = table(agendas=agendas, emma=[RM] * 20, oxygen=6)[0]
+    exile_by_vote(s, 0)
+    assert s["exiled"][0] and s["oxygen"] == 6 + 2 + 2  # two EmMA Raise Morale, +2 exile
+    assert decision(s) == (rules.AGENDA_TARGET, 0)
+    act(s, "seat +2")
+    assert s["wound_n"][2] == 1
+
+
+def test_the_saint_removes_a_wound_when_killed():
+    agendas = (c.THE_CONTAGION, c.THE_SAINT, c.THE_RESOLUTE, c.THE_WITNESS)
+    s = table(agendas=agendas, emma=[RM] * 20, oxygen=8)[0]
+    give_wound(s, 1, c.FLESH_WOUND)
+    give_wound(s, 1, c.BROKEN_HAND)
+    give_wound(s, 3, c.TREMORS)
+    act(s, "draw", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
+    assert not s["alive"][1] and decision(s) == (rules.AGENDA_TARGET, 1)
+    assert legal(s) == ["seat +2", "pass"]  # seat 3, the only other wounded seat
+    act(s, "seat +2")
+    assert s["wound_n"][3] == 0 and s["oxygen"] == 8 + 2 - 2
+
+
+def test_the_witness_reveals_an_agenda_once():
+    s = table(emma=[RM] * 20, oxygen=6)[0]  # seat 3 is The Witness
+    exile_by_vote(s, 3)
+    assert s["exiled"][3] and s["oxygen"] == 6 + 2 - 3
+    assert decision(s) == (rules.AGENDA_TARGET, 3)
+    act(s, "seat +1")
+    assert s["revealed"][0]
+    rules.kill(s, 3)  # already exiled: the ability does not fire again
+    assert not s["agenda_due"][3]
+
+
+def test_the_devoted_raises_energy_when_killed_unexiled():
+    agendas = (c.THE_CONTAGION, c.THE_DEVOTED, c.THE_RESOLUTE, c.THE_DEVOTED)
+    s = table(agendas=agendas, energy=5, oxygen=8)[0]
+    rules.kill(s, 1)
+    assert (s["energy"], s["oxygen"]) == (7, 6)
+    rules.exile(s, 3)
+    rules.kill(s, 3)
+    assert (s["energy"], s["oxygen"]) == (7, 6 - 3 - 2)
+
+
+def test_the_idealist_costs_one_oxygen_when_exiled():
+    agendas = (c.THE_CONTAGION, c.THE_IDEALIST, c.THE_RESOLUTE, c.THE_WITNESS)
+    s = table(agendas=agendas, oxygen=8)[0]
+    rules.exile(s, 1)
+    assert s["oxygen"] == 7
+    rules.exile(s, 2)
+    assert s["oxygen"] == 4
+
+
+def test_the_steward_keeps_its_above_deck_actions_when_exiled():
+    agendas = (c.THE_CONTAGION, c.THE_STEWARD, c.THE_RESOLUTE, c.THE_WITNESS)
+    s = table(agendas=agendas, characters=(5, 14, 14, 14), energy=4, oxygen=8)[0]
+    rules.exile(s, 1)
+    rules.exile(s, 2)
+    act(s, "draw")
+    assert decision(s) == (rules.TURN, 1) and "use ability 1" in legal(s)
+    act(s, "use ability 1")
+    assert decision(s) == (rules.TURN, 2) and "use ability 1" not in legal(s)
+
+
+# --- Advanced game ------------------------------------------------------------------------------
+
+def advanced_table(agenda):
+    """Seat 1 holds `agenda`; a Menace, a Coward and a Saint sit with it."""
+    agendas = (c.THE_CONTAGION, agenda, c.THE_COWARD, c.THE_SAINT)
+    return table(agendas=agendas, advanced=1, oxygen=8)[0]
+
+
+def field_set(name, value, index=None):
+    def apply(s):
+        if index is None:
+            s[name] = value
+        else:
+            s[name][index] = value
+
+    return apply
+
+
+def untouched(s):
+    pass
+
+
+def seat_1_wounded(s):
+    give_wound(s, 1, c.FLESH_WOUND)
+
+
+# agenda: (a board where its goal is met, one where it is missed)
+GOALS = {
+    c.THE_VENGEANT: (field_set("alive", False, 2), untouched),
+    c.THE_SAINT: (untouched, field_set("crew_exiled", True)),
+    c.THE_RESOLUTE: (seat_1_wounded, untouched),
+    c.THE_WITNESS: (field_set("menace_exiled", True), untouched),
+    c.THE_DEVOTED: (field_set("repairs_played", 4, 1), field_set("repairs_played", 3, 1)),
+    c.THE_IDEALIST: (untouched, field_set("voted_for_crew", True, 1)),
+    c.THE_STEWARD: (field_set("oxygen", 4), field_set("oxygen", 3)),
+}
+
+
+@pytest.mark.parametrize("agenda", list(GOALS), ids=lambda a: c.AGENDA_NAMES[a])
+def test_advanced_game_needs_each_crew_seats_individual_goal(agenda):
+    met, missed = GOALS[agenda]
+    for board, reward in ((met, 1.0), (missed, -1.0)):
+        s = advanced_table(agenda)
+        board(s)
+        rules.win(s, rules.CREW_TEAM)
+        assert s["rewards"][1] == reward
+        basic = table(agendas=(c.THE_CONTAGION, agenda, c.THE_COWARD, c.THE_SAINT), oxygen=8)[0]
+        board(basic)
+        rules.win(basic, rules.CREW_TEAM)
+        assert basic["rewards"][1] == 1.0  # the basic game ignores the goal
+
+
+def test_advanced_game_coward_must_never_be_exiled_and_menace_needs_no_goal():
+    s = advanced_table(c.THE_WITNESS)
+    rules.win(s, rules.MENACE_TEAM)
+    assert list(s["rewards"][:4]) == [1.0, -1.0, 1.0, -1.0]  # the Coward lives
+    s = advanced_table(c.THE_WITNESS)
+    s["exiled"][2] = True
+    rules.win(s, rules.MENACE_TEAM)
+    assert s["rewards"][2] == -1.0
+
+
+# --- table talk ---------------------------------------------------------------------------------
+
+
+def test_table_talk_claims_and_accusations_are_public_before_the_vote():
+    from envs.menace.observe import observe
+    from envs.menace.spec import observation_layout
+
+    s = table(emma=[RM] * 20, oxygen=6, table_talk=1)[0]
+    act(s, "draw", "draw", "draw", "draw", "yes")
+    assert decision(s) == (rules.TALK_CLAIM, 0)
+    assert legal(s) == ["pass", "claim Good", "claim Neutral", "claim Bad"]
+    act(s, "claim Bad")
+    assert decision(s) == (rules.TALK_ACCUSE_SEAT, 0)
+    act(s, "seat +2")
+    assert decision(s) == (rules.TALK_ACCUSE_CARD, 0)
+    act(s, "card Airlock Breach")
+    act(s, "pass", "pass")  # seat 1: no claim, no accusation
+    act(s, "claim Good", "pass", "claim Neutral", "pass")
+    assert decision(s) == (rules.VOTE, 0)
+    assert list(s["claim"][:4]) == [c.BAD, 3, c.GOOD, c.NEUTRAL]
+    assert s["accused"][0] == 2 and s["accused_card"][0] == AB
+    layout = observation_layout({"num_players": 4})
+    out = np.zeros(layout.size, np.float32)
+    observe(s, 1, out, layout.offsets)  # seat 1 sees seat 0 (its +3) accuse seat 2 (its +1)
+    view = layout.split(out)
+    assert view["claims"][3, c.BAD] == 1 and view["claims"][1, c.GOOD] == 1
+    assert view["accused"][3, 1] == 1 and view["accused_card"][3, AB] == 1
+
+
+def test_without_table_talk_the_vote_follows_the_call():
+    s = table(emma=[RM] * 20, oxygen=6)[0]
+    act(s, "draw", "draw", "draw", "draw", "yes")
+    assert decision(s) == (rules.VOTE, 0)

@@ -1,0 +1,53 @@
+"""Menace over whole games between heuristics: every action the heuristic takes is legal, and
+golden playthroughs (every seat's view at every decision) catch leaks and rule changes."""
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import envs
+from agents.menace_heuristic import MenaceHeuristic
+from evaluation.playthrough import playthrough
+
+GOLDEN = Path(__file__).resolve().parents[1] / "playthroughs"
+
+
+@pytest.mark.parametrize("num_players", [4, 8])
+def test_heuristic_plays_only_legal_actions_to_the_end(num_players):
+    vec = envs.make_vec("menace", 64, seed=num_players, num_players=num_players)
+    heuristic = MenaceHeuristic(vec.spec, vec.params)
+    finished = 0
+    while finished < 200:
+        actions = heuristic.act(vec.observation, vec.action_mask)
+        assert vec.action_mask[np.arange(vec.num_envs), actions].all()
+        _, terminated, truncated = vec.step(actions)
+        finished += int((terminated | truncated).sum())
+
+
+# Seeds chosen for long games the Crew wins, so that most rules come up.
+@pytest.mark.parametrize("num_players,seed", [(4, 23), (8, 33)])
+def test_golden_playthrough(num_players, seed):
+    """A seeded game between heuristics, every seat's view at every decision.
+    Set UPDATE_GOLDEN=1 to rewrite the files after a deliberate change (and bump the version)."""
+    spec = envs.registry["menace"]
+    params = spec.resolve(num_players=num_players)
+    text = playthrough("menace", seed=seed, policy=MenaceHeuristic(spec, params), **params)
+    path = GOLDEN / f"menace_{num_players}p_seed{seed}.txt"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text)
+    assert path.read_text() == text
+
+
+def test_balance_table_has_a_row_per_table_size_and_pairing():
+    from evaluation.balance import format_balance, run_balance
+
+    result = run_balance("menace", games=40, players=(4, 5))
+    assert [(r["num_players"], r["pairing"]) for r in result["rows"]] == [
+        (4, "random"), (4, "heuristic"), (5, "random"), (5, "heuristic")
+    ]
+    for r in result["rows"]:
+        assert r["games"] == 40 and r["interval95"][0] <= r["win_rate"] <= r["interval95"][1]
+    assert format_balance(result).count("\n") == 5
