@@ -669,7 +669,9 @@ def train(args: Args) -> dict[str, Path]:
     if args.progress:
         print(
             f"trained {summary['steps']:,} agent-steps in {summary['wall_seconds']:.1f} s; "
-            f"after the first update: {sps:,.0f} steps/s "
+            + ("after the first update: " if measured_from > start_step
+               else "a single update, so start-up included: ")
+            + f"{sps:,.0f} steps/s "
             f"({summary['steps_per_cpu_second']:,.0f} per CPU-second), "
             f"time outside the network {clock.outside_share:.1%}",
             file=sys.stderr,
