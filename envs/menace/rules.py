@@ -271,11 +271,6 @@ def team_of(s, seat):
 def reset(s):
     """Deal agendas and characters; the game waits for the first character pick."""
     n = s["num_players"]
-    s["terminated"] = False
-    s["truncated"] = False
-    s["winner"] = -1
-    s["decisions"] = 0
-    s["rewards"][:] = 0.0
     clear_table(s)
     s["oxygen"] = min(n, s["oxygen_max"])
     s["energy"] = 0
