@@ -68,11 +68,14 @@ def observe(s, seat, out, off):
         row = r * n
         for c in range(n):
             out[o_total + row + c] = shown_total[j, c] * per_round
-            out[o_given + row + c] = given[seat, j, c] * per_round
-            out[o_received + row + c] = given[j, seat, c] * per_round
-        for r2 in range(n):
-            k = seat + r2 - n if seat + r2 >= n else seat + r2
-            out[o_trades + row + r2] = trades[j, k] * per_round
+        if trades[seat, j] or trades[j, seat]:  # only seats that traded with the observer
+            for c in range(n):
+                out[o_given + row + c] = given[seat, j, c] * per_round
+                out[o_received + row + c] = given[j, seat, c] * per_round
+        if s["trades_started"][j]:
+            for r2 in range(n):
+                k = seat + r2 - n if seat + r2 >= n else seat + r2
+                out[o_trades + row + r2] = trades[j, k] * per_round
     if s["phase"] == REPLY:
         out[off[TRADE_PARTNER] + relative(s["partner"], seat, n)] = 1.0
     if s["phase"] == SABOTAGE_GUESS:

@@ -51,6 +51,7 @@ DTYPE = make_dtype(
         ("shown_total", np.int8, (P, C)),  # colours shown in all investigations
         ("given", np.int8, (P, P, C)),  # given[i, j, c]: cards of colour c that i gave j
         ("trades", np.int8, (P, P)),  # trades[i, j]: trades i started with j (public)
+        ("trades_started", np.int8, (P,)),  # row sums of trades, so observers skip empty rows
     ],
 )
 
@@ -71,6 +72,7 @@ def reset(s):
     s["shown_total"][:, :] = 0
     s["given"][:, :, :] = 0
     s["trades"][:, :] = 0
+    s["trades_started"][:] = 0
     s["colour"][:] = -1
     for seat in range(n):
         s["colour"][seat] = seat
@@ -177,6 +179,7 @@ def complete_trade(s, colour):
     s["given"][owner, partner, offered] += 1
     s["given"][partner, owner, colour] += 1
     s["trades"][owner, partner] += 1
+    s["trades_started"][owner] += 1
     s["partner"] = -1
     s["offered_colour"] = -1
     s["phase"] = END_OF_TURN
