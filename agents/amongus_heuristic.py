@@ -29,9 +29,8 @@ from envs.amongus.observe import (
 )
 from envs.amongus.rules import END_OF_TURN, INVESTIGATION, REPLY, SABOTAGE_GUESS, TRADE
 from envs.core.jit import kernel, njit
-from envs.core.spec import GameSpec
 
-from .policy import Policy
+from .policy import ScriptedPolicy
 
 
 @kernel
@@ -229,19 +228,8 @@ def _decide_batch(obs, mask, off, n, out):
         out[b] = decide(obs[b], mask[b], off, n)
 
 
-class AmongUsHeuristic(Policy):
+class AmongUsHeuristic(ScriptedPolicy):
     """Plays whichever side its observation says it is on."""
 
-    name = "heuristic"
-
-    def __init__(self, spec: GameSpec, params: dict):
-        if spec.name != "amongus":
-            raise ValueError(f"AmongUsHeuristic plays amongus, not {spec.name!r}")
-        params = spec.resolve(**params)
-        self._off = spec.observation_layout(params).offsets
-        self._n = params["num_players"]
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        out = np.empty(observation.shape[0], np.int64)
-        _decide_batch(observation, action_mask, self._off, self._n, out)
-        return out
+    game = "amongus"
+    decide_batch = _decide_batch

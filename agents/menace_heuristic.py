@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.jit import kernel, njit
-from envs.core.spec import GameSpec
 from envs.menace import actions as A
 from envs.menace import cards as c
 from envs.menace import rules as R
@@ -45,7 +44,7 @@ from envs.menace.observe import (
 from envs.menace.spec import N_DECISIONS
 from envs.menace.tables import AGENDA_SIDE, CARD_CATEGORY, CHARACTER_ABILITIES, CHARACTER_DECK
 
-from .policy import Policy
+from .policy import ScriptedPolicy
 
 T = c.N_CARD_TYPES
 RM, AR, CMD, BR = c.RAISE_MORALE, c.ADVANCED_REPAIR, c.COMMAND, c.BASIC_REPAIR
@@ -339,19 +338,8 @@ def _decide_batch(obs, mask, off, n, out):
         out[b] = decide(obs[b], mask[b], off, n)
 
 
-class MenaceHeuristic(Policy):
+class MenaceHeuristic(ScriptedPolicy):
     """Plays whichever side its observation says it is on (the Coward: the side it is on now)."""
 
-    name = "heuristic"
-
-    def __init__(self, spec: GameSpec, params: dict):
-        if spec.name != "menace":
-            raise ValueError(f"MenaceHeuristic plays menace, not {spec.name!r}")
-        params = spec.resolve(**params)
-        self._off = spec.observation_layout(params).offsets
-        self._n = params["num_players"]
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        out = np.empty(observation.shape[0], np.int64)
-        _decide_batch(observation, action_mask, self._off, self._n, out)
-        return out
+    game = "menace"
+    decide_batch = _decide_batch

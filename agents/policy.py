@@ -12,6 +12,7 @@ import numpy as np
 from envs.core.engine import PARALLEL_THRESHOLD
 from envs.core.jit import kernel, njit, parallel_kernel, prange
 from envs.core.rng import game_key, next_u64
+from envs.core.spec import GameSpec
 
 
 class Policy:
@@ -83,4 +84,25 @@ class RandomPolicy(Policy):
         run(self._rng, action_mask, out)
         if (out < 0).any():
             raise ValueError(f"row {int(np.argmax(out < 0))} of the action mask has no legal action")
+        return out
+
+
+class ScriptedPolicy(Policy):
+    """A hand-written player of one game: a compiled ``decide_batch(obs, mask, offsets, n, out)``
+    that reads the observation through its named pieces' offsets, for whichever side it is on."""
+
+    name = "heuristic"
+    game: str = ""
+    decide_batch = None  # set by each game's scripted player
+
+    def __init__(self, spec: GameSpec, params: dict):
+        if spec.name != self.game:
+            raise ValueError(f"{type(self).__name__} plays {self.game}, not {spec.name!r}")
+        params = spec.resolve(**params)
+        self._off = spec.observation_layout(params).offsets
+        self._n = params["num_players"]
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        out = np.empty(observation.shape[0], np.int64)
+        type(self).decide_batch(observation, action_mask, self._off, self._n, out)
         return out
