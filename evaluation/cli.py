@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         "demo", help="the main job: train crew and menace, then trained vs trained vs heuristics"
     )
     demo.add_argument("--seconds", type=float, default=180.0, help="training time per run")
-    demo.add_argument("--games", type=int, default=4_000, help="evaluation games per pairing")
+    demo.add_argument("--games", type=int, default=2_000, help="evaluation games per pairing")
     demo.add_argument("--out", default="runs/demo", help="run directory for checkpoints and logs")
     demo.add_argument("--seed", type=int, default=0)
     demo.set_defaults(run=cmd_demo)

@@ -32,7 +32,7 @@ def format_table(rows: list[tuple[str, str, dict]], teams: tuple[str, str]) -> s
     return "\n".join(lines)
 
 
-def run_demo(seconds: float = 180.0, games: int = 4_000, out: str = "runs/demo", seed: int = 0):
+def run_demo(seconds: float = 180.0, games: int = 2_000, out: str = "runs/demo", seed: int = 0):
     from training.cli import train_teams
 
     spec = envs.registry[GAME]
