@@ -211,7 +211,9 @@ class NeuralPolicy(Policy):
         dist = MaskedCategorical(logits, mask)
         return (dist.mode() if self.greedy else dist.sample(self._generator)).numpy()
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, who: np.ndarray | None = None
+    ) -> np.ndarray:
         observation, action_mask = self._checked(observation, action_mask)
         with torch.inference_mode():
             logits, _ = self.model.actor_step(observation)
@@ -221,39 +223,51 @@ class NeuralPolicy(Policy):
 class RecurrentPolicy(NeuralPolicy):
     """A GRU actor: each decision updates the memory of the seat that made it.
 
-    ``Policy.act`` carries no seat identity, so a recurrent policy needs ``keys``: one int per
-    row naming its (game, seat), e.g. ``game * num_players + seat``; ``forget(keys)`` when
-    those games end. Called without keys it refuses rather than mix seats' memories.
+    Memories are kept per (game slot, seat) as ``Policy.act``'s ``who`` names them (growing as
+    new slots and seats appear), and blanked by ``game_over`` for slots whose games ended.
+    Called without ``who`` it refuses rather than mix seats' memories.
     """
+
+    remembers = True
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._memory: dict[int, torch.Tensor] = {}
+        self._memory = torch.zeros((0, 0, self.model.memory_size))  # [slots, seats, M]
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, keys=None) -> np.ndarray:
-        if keys is None:
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, who: np.ndarray | None = None
+    ) -> np.ndarray:
+        if who is None:
             raise ValueError(
-                f"{self.name} is recurrent: pass keys=[N] ints naming each row's (game, seat), "
+                f"{self.name} is recurrent: pass who=[N, 2] ints, each row's (game slot, seat), "
                 f"so that each seat's memory carries over between its decisions"
             )
-        keys = [int(k) for k in np.asarray(keys).reshape(-1)]
+        who = np.asarray(who, np.int64)
         observation, action_mask = self._checked(observation, action_mask)
-        if len(keys) != observation.shape[0] or len(set(keys)) != len(keys):
-            raise ValueError(f"{self.name}: need {observation.shape[0]} distinct keys, got {keys}")
-        empty = torch.zeros(self.model.memory_size)
+        if who.shape != (observation.shape[0], 2) or (who < 0).any():
+            raise ValueError(
+                f"{self.name}: who must be [{observation.shape[0]}, 2] non-negative ints "
+                f"(game slot, seat), got shape {who.shape}"
+            )
+        if np.unique(who, axis=0).shape[0] != who.shape[0]:
+            raise ValueError(f"{self.name}: a (game slot, seat) appears twice in who")
+        self._grow(int(who[:, 0].max(initial=-1)) + 1, int(who[:, 1].max(initial=-1)) + 1)
+        slot, seat = torch.from_numpy(who[:, 0]), torch.from_numpy(who[:, 1])
         with torch.inference_mode():
-            memory = torch.stack([self._memory.get(k, empty) for k in keys])
-            logits, memory = self.model.actor_step(observation, memory)
-            self._memory.update(zip(keys, memory))
+            logits, memory = self.model.actor_step(observation, self._memory[slot, seat])
+            self._memory[slot, seat] = memory
             return self._choose(logits, action_mask)
 
-    def forget(self, keys=None) -> None:
-        """Drop the memory of the given keys (all when None): their games have ended."""
-        if keys is None:
-            self._memory.clear()
-        else:
-            for k in np.asarray(keys).reshape(-1):
-                self._memory.pop(int(k), None)
+    def _grow(self, slots: int, seats: int) -> None:
+        have_slots, have_seats, M = self._memory.shape
+        if slots > have_slots or seats > have_seats:
+            grown = torch.zeros((max(slots, have_slots), max(seats, have_seats), M))
+            grown[:have_slots, :have_seats] = self._memory
+            self._memory = grown
+
+    def game_over(self, slots: np.ndarray) -> None:
+        slots = np.asarray(slots, np.int64).reshape(-1)
+        self._memory[torch.from_numpy(slots[slots < self._memory.shape[0]])] = 0.0
 
 
 def load_policy(

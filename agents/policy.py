@@ -16,15 +16,38 @@ from envs.core.spec import GameSpec
 
 
 class Policy:
-    """Base class: ``act(observation [N, D] float32, action_mask [N, A] bool) -> [N] int64``."""
+    """Base class: ``act(observation [N, D] float32, action_mask [N, A] bool) -> [N] int64``.
+
+    A policy that remembers each seat's game (``remembers = True``, e.g. a GRU) cannot tell
+    from a row alone whose memory it belongs to, so it is also given ``who [N, 2] int64``, each
+    row's (game slot, seat), and is told ``game_over(slots)`` when the games in those slots end:
+    a new game dealt into a slot starts from a blank memory. Callers go through ``choose``, which
+    passes ``who`` only to such policies, so a memoryless ``act(observation, action_mask)`` works
+    unchanged.
+    """
 
     name = "policy"
+    remembers = False
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, who: np.ndarray | None = None
+    ) -> np.ndarray:
         raise NotImplementedError
+
+    def game_over(self, slots: np.ndarray) -> None:  # [K] int game slots
+        """The games in these slots have ended; a memoryless policy has nothing to forget."""
 
     def __repr__(self) -> str:
         return self.name
+
+
+def choose(
+    policy: Policy, observation: np.ndarray, action_mask: np.ndarray, who: np.ndarray
+) -> np.ndarray:  # [N, D], [N, A], [N, 2] (game slot, seat) -> [N] int64
+    """``policy.act`` on these rows, telling a policy that remembers who decides each one."""
+    if policy.remembers:
+        return policy.act(observation, action_mask, who)
+    return policy.act(observation, action_mask)
 
 
 _RNG_DTYPE = np.dtype([("rng_key", np.uint64), ("rng_counter", np.uint64)])

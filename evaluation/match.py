@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import envs
-from agents.policy import Policy
+from agents.policy import Policy, choose
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
@@ -81,16 +81,24 @@ def play_match(
     wins = {t: 0 for t in teams}
     draws = decisions = 0
     rows = np.arange(vec.num_envs)
+    who = np.empty((vec.num_envs, 2), np.int64)  # each row's (game slot, seat)
+    who[:, 0] = rows
     while (counted < quota).any():
+        who[:, 1] = vec.current_seat
         seat_team = vec.teams()[rows, vec.current_seat]
         actions = np.empty(vec.num_envs, np.int64)
         for t, name in enumerate(teams):
             idx = np.flatnonzero(seat_team == t)
             if idx.size:
-                actions[idx] = policies[name].act(vec.observation[idx], vec.action_mask[idx])
+                actions[idx] = choose(policies[name], vec.observation[idx],
+                                      vec.action_mask[idx], who[idx])
         live = counted < quota
         decisions += int(live.sum())
         _, terminated, truncated = vec.step(actions)
+        ended = np.flatnonzero(terminated | truncated)
+        if ended.size:
+            for policy in set(policies.values()):
+                policy.game_over(ended)
         done = (terminated | truncated) & live
         for b in np.flatnonzero(done):
             if terminated[b] and vec.winner[b] >= 0:

@@ -6,6 +6,7 @@ import numpy as np
 
 import envs
 from agents import make_policy
+from agents.policy import choose
 from agents.human import HumanPolicy
 
 
@@ -19,7 +20,8 @@ def play(game: str, seat: int, opponents: str = "heuristic", seed: int = 0, read
     print(f"You are player_{seat} ({team}).")
     while True:
         policy = human if vec.current_seat[0] == seat else others
-        action = policy.act(vec.observation, vec.action_mask)
+        who = np.array([[0, vec.current_seat[0]]])  # game slot 0, the seat to decide
+        action = choose(policy, vec.observation, vec.action_mask, who)
         if policy is others:
             print(f"player_{vec.current_seat[0]}: {vec.spec.action_names[action[0]]}")
         rewards, terminated, truncated = vec.step(np.asarray(action, np.int64))

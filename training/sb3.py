@@ -17,17 +17,20 @@ import numpy as np
 from gymnasium import spaces
 
 import envs
-from agents.policy import Policy
+from agents.policy import Policy, choose
 from envs.core.aec import OBSERVATION_HIGH
 
 
 class TeamEnv(gym.Env):
-    """Seats of ``team`` in one game of ``game``; everyone else plays ``opponents``."""
+    """Seats of ``team`` in one game of ``game``; everyone else plays ``opponents``.
+
+    ``slot`` is this environment's game slot for an ``opponents`` that remembers each seat's
+    game (a GRU): environments sharing one such policy need different slots."""
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game: str, team: str, opponents: Policy, seed: int = 0,
-                 render_mode: str | None = None, **params):
+                 render_mode: str | None = None, slot: int = 0, **params):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         if not isinstance(opponents, Policy):
@@ -39,6 +42,7 @@ class TeamEnv(gym.Env):
         self.team = teams.index(team)
         self.team_name = team
         self.opponents = opponents
+        self.slot = slot
         self.render_mode = render_mode
         self.observation_space = spaces.Box(
             0.0, OBSERVATION_HIGH, (self.env.observation_size,), np.float32
@@ -54,9 +58,11 @@ class TeamEnv(gym.Env):
     def _play_opponents(self) -> tuple[bool, float, int]:
         """Step other seats until one of ours must decide; ``(ended, our reward, winner)``."""
         while not self._ours():
-            action = self.opponents.act(self.env.observation, self.env.action_mask)
+            who = np.array([[self.slot, self.env.current_seat[0]]])
+            action = choose(self.opponents, self.env.observation, self.env.action_mask, who)
             rewards, terminated, truncated = self.env.step(np.asarray(action, np.int64))
             if terminated[0] or truncated[0]:
+                self.opponents.game_over(np.array([self.slot]))
                 return True, self._reward(rewards), int(self.env.winner[0])
         return False, 0.0, -1
 
@@ -72,6 +78,7 @@ class TeamEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
+        self.opponents.game_over(np.array([self.slot]))  # the last game ended or is abandoned
         if seed is not None:
             self.env.reset(seed=seed)
         elif self._mid_game:  # abandoned game: deal a new one (a finished one was re-dealt)
@@ -113,5 +120,6 @@ def make_sb3_vec_env(game: str, team: str, opponents: Policy, n_envs: int = 4, s
     if n_envs < 1:
         raise ValueError(f"n_envs must be positive, got {n_envs}")
     return DummyVecEnv(
-        [lambda i=i: TeamEnv(game, team, opponents, seed=seed + i, **params) for i in range(n_envs)]
+        [lambda i=i: TeamEnv(game, team, opponents, seed=seed + i, slot=i, **params)
+         for i in range(n_envs)]
     )
