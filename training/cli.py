@@ -22,6 +22,13 @@ def _param(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"{name}: expected an integer, got {value!r}") from None
 
 
+def _fixed(text: str) -> tuple[str, str]:
+    team, sep, name = text.partition("=")
+    if not sep or not team or not name:
+        raise argparse.ArgumentTypeError(f"expected TEAM=NAME, e.g. crew=heuristic, got {text!r}")
+    return team, name
+
+
 def _widths(text: str) -> tuple[int, ...]:
     try:
         widths = tuple(int(w) for w in text.split(","))
@@ -67,6 +74,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--scripted-opponent", action="append", default=[], metavar="NAME",
                    help="also put this scripted player (random, heuristic) in every team's "
                    "opponent pool (repeatable)")
+    p.add_argument("--fixed", type=_fixed, action="append", default=[], metavar="TEAM=NAME",
+                   help="do not train TEAM: a scripted player (random, heuristic) plays it in "
+                   "every game, e.g. --fixed crew=heuristic (repeatable)")
     p.add_argument("--threads", type=int, default=d.threads, help="CPU threads")
     p.add_argument("--resume", default=None, help="checkpoint directory or run directory")
     p.add_argument("--no-tensorboard", action="store_true")
@@ -98,6 +108,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         shared_policy=ns.shared_policy,
         opponent_share=ns.opponent_share,
         scripted_opponents=tuple(ns.scripted_opponent),
+        fixed_teams=dict(ns.fixed),
         threads=ns.threads,
         resume=ns.resume,
         tensorboard=not ns.no_tensorboard,

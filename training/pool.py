@@ -70,16 +70,22 @@ class OpponentPool:
 
 
 def draw_frozen_sides(
-    rng: np.random.Generator, games: int, sides: int, share: float, available: np.ndarray
+    rng: np.random.Generator, games: int, sides: int, share: float, available: np.ndarray,
+    fixed: np.ndarray | None = None,
 ) -> np.ndarray:  # [games, sides] bool
-    """Which sides of newly dealt games are played by a pool snapshot.
+    """Which sides of newly dealt games are played by a pool member rather than the learner.
 
     Each side is frozen with probability ``share`` if its group has a snapshot
-    (``available [sides]``); at least one side per game stays live, so every game yields data.
+    (``available [sides]``); ``fixed [sides]`` sides (teams not trained) are always frozen. At
+    least one side per game that is not fixed stays live, so every game yields data.
     """
     frozen = (rng.random((games, sides)) < share) & available[None, :]
+    if fixed is None:
+        fixed = np.zeros(sides, np.bool_)
+    frozen[:, fixed] = True
     all_frozen = frozen.all(axis=1)
     if all_frozen.any():
         rows = np.flatnonzero(all_frozen)
-        frozen[rows, rng.integers(sides, size=rows.size)] = False
+        learners = np.flatnonzero(~fixed)
+        frozen[rows, learners[rng.integers(learners.size, size=rows.size)]] = False
     return frozen

@@ -99,6 +99,10 @@ class Args:
     is a different claim from self-play; reports must say which was used"""
     scripted_share: float = 0.5
     """chance that a rollout's pool pick is a scripted player rather than a snapshot"""
+    fixed_teams: dict = field(default_factory=dict)
+    """teams that are not trained, each played in every game by a scripted player
+    (``{"crew": "heuristic"}`` trains the impostor against the heuristic crew only). Their
+    checkpoints keep the untrained network; ``training.report`` skips them"""
     snapshot_every: int = 10
     """updates between snapshots added to the pool"""
     checkpoint_every: int = 50
@@ -144,6 +148,13 @@ class Args:
             raise ValueError(f"hidden must list positive widths, got {self.hidden}")
         if "num_players" in self.params:
             raise ValueError("give num_players as its own argument, not in params")
+        if self.fixed_teams:
+            teams = envs.registry[self.game].teams
+            unknown = sorted(set(self.fixed_teams) - set(teams))
+            if unknown:
+                raise ValueError(f"fixed_teams names {unknown}; {self.game}'s teams are {teams}")
+            if len(self.fixed_teams) == len(teams) or self.shared_policy or len(teams) == 1:
+                raise ValueError("fixed_teams must leave at least one team of its own to train")
 
 
 class Clock:
@@ -430,6 +441,9 @@ def train(args: Args) -> dict[str, Path]:
     scripted = {name: make_policy(name, spec, env.params, seed=args.seed)
                 for name in args.scripted_opponents}
     pool = OpponentPool(groups, args.pool_size, rng, scripted, args.scripted_share)
+    fixed = {groups.index(team): make_policy(name, spec, env.params, seed=args.seed)
+             for team, name in args.fixed_teams.items()}
+    fixed_side = np.isin(np.arange(num_sides), list(fixed))  # fixed teams are non-shared groups
     playing_for = [None] * len(groups)  # per group: the scripted pool member of this rollout
     counters = {"global_step": 0, "updates": 0, "group_steps": [0] * len(groups)}
     if args.resume:
@@ -462,6 +476,7 @@ def train(args: Args) -> dict[str, Path]:
     last = np.full((B, P), -1, np.int64)  # flat index t * B + b of each seat's latest decision
     rows = np.arange(B)
     frozen_side = np.zeros((B, num_sides), np.bool_)
+    frozen_side[:, fixed_side] = True
     game_length = np.zeros(B, np.int64)
     pool_has = np.zeros(num_sides, np.bool_)
     # A recurrent actor's memory, per team network, game and seat (learner and snapshot apart),
@@ -514,7 +529,9 @@ def train(args: Args) -> dict[str, Path]:
     while True:
         # --- rollout ---------------------------------------------------------------------------
         for g in range(len(groups)):
-            if pool.has(groups[g]):
+            if g in fixed:
+                playing_for[g] = fixed[g]
+            elif pool.has(groups[g]):
                 playing_for[g] = pool.draw(groups[g], frozen_models[g])
                 frozen_memory[g] = 0.0  # another snapshot: the old one's memories mean nothing
         pool_has[:] = [pool.has(groups[0 if shared else k]) for k in range(num_sides)]
@@ -559,7 +576,7 @@ def train(args: Args) -> dict[str, Path]:
                 finished_lengths.extend(game_length[ended].tolist())
                 game_length[ended] = 0
                 frozen_side[ended] = draw_frozen_sides(rng, ended.size, num_sides,
-                                                       args.opponent_share, pool_has)
+                                                       args.opponent_share, pool_has, fixed_side)
 
         # --- bootstrap each seat still waiting for its next decision, then per-seat GAE --------
         bootstrap = np.zeros((B, P), np.float32)
@@ -616,7 +633,8 @@ def train(args: Args) -> dict[str, Path]:
         counters["updates"] += 1
         if counters["updates"] % args.snapshot_every == 0:
             for g, name in enumerate(groups):
-                pool.add(name, models[g])
+                if g not in fixed:
+                    pool.add(name, models[g])
 
         # --- metrics -----------------------------------------------------------------------------
         step = counters["global_step"]

@@ -26,12 +26,15 @@ def report(run: str, num_players: int, games: int, seed: int) -> list[dict]:
     heuristic = AmongUsHeuristic(envs.registry["amongus"], params)
     crew = load_policy(where / "crew.pt", "amongus", team="crew", seed=seed, **params)
     impostor = load_policy(where / "impostor.pt", "amongus", team="impostor", seed=seed, **params)
+    untrained = impostor.metadata["args"].get("fixed_teams", {})  # not trained in this run
+    matches = [("heuristic crew vs heuristic impostor", {"crew": heuristic, "impostor": heuristic})]
+    if "crew" not in untrained:
+        matches.append(("trained crew vs heuristic impostor", {"crew": crew, "impostor": heuristic}))
+    if "impostor" not in untrained:
+        matches.append(("heuristic crew vs trained impostor",
+                        {"crew": heuristic, "impostor": impostor}))
     rows = []
-    for label, policies in [
-        ("heuristic crew vs heuristic impostor", {"crew": heuristic, "impostor": heuristic}),
-        ("trained crew vs heuristic impostor", {"crew": crew, "impostor": heuristic}),
-        ("heuristic crew vs trained impostor", {"crew": heuristic, "impostor": impostor}),
-    ]:
+    for label, policies in matches:
         result = play_match("amongus", policies, games, seed=seed, **params)
         rows.append({"match": label, "checkpoint": str(where), **result.as_dict()})
     return rows

@@ -4,6 +4,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+import torch
 
 from agents.neural import ActorCritic
 from agents.policy import RandomPolicy
@@ -23,6 +24,12 @@ def test_every_game_keeps_a_live_side_and_only_pooled_sides_freeze():
     assert 0.4 < frozen.mean() < 0.6  # 0.9 each, then one of every doubly frozen game thawed
     frozen = draw_frozen_sides(rng, 1000, 2, 0.9, np.array([False, True]))
     assert not frozen[:, 0].any() and frozen[:, 1].mean() > 0.85
+
+
+def test_a_fixed_side_is_always_frozen_and_the_learner_always_live():
+    rng = np.random.default_rng(0)
+    frozen = draw_frozen_sides(rng, 1000, 2, 0.9, np.array([True, True]), np.array([True, False]))
+    assert frozen[:, 0].all() and not frozen[:, 1].any()
 
 
 def test_snapshots_are_bounded_and_loaded_actor_only():
@@ -58,3 +65,18 @@ def test_training_with_a_scripted_opponent_runs(tmp_path):
     assert set(train(args)) == {"crew", "impostor"}
     with pytest.raises(ValueError, match="unknown policy 'nobody'"):
         train(dataclasses.replace(args, scripted_opponents=("nobody",)))
+
+
+def test_a_fixed_team_is_played_by_its_scripted_player_and_not_trained(tmp_path):
+    args = dataclasses.replace(Args(out=str(tmp_path), **TINY), fixed_teams={"crew": "heuristic"})
+    paths = train(args)
+    crew = torch.load(paths["crew"], weights_only=True)
+    impostor = torch.load(paths["impostor"], weights_only=True)
+    assert crew["metadata"]["team_steps"] == 0 and impostor["metadata"]["team_steps"] > 0
+    torch.manual_seed(args.seed)  # the trainer's seeding: the crew network stays as built
+    untrained = ActorCritic(crew["metadata"]["model"])
+    assert all(torch.equal(v, crew["model"][k]) for k, v in untrained.state_dict().items())
+    for bad, message in [({"ghosts": "heuristic"}, "teams are"),
+                         ({"crew": "heuristic", "impostor": "random"}, "at least one team")]:
+        with pytest.raises(ValueError, match=message):
+            train(dataclasses.replace(args, fixed_teams=bad))
