@@ -77,6 +77,11 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--fixed", type=_fixed, action="append", default=[], metavar="TEAM=NAME",
                    help="do not train TEAM: a scripted player (random, heuristic) plays it in "
                    "every game, e.g. --fixed crew=heuristic (repeatable)")
+    p.add_argument("--imitate", default=None, metavar="NAME",
+                   help="warm start: trained teams first learn to choose as this scripted player "
+                   "(e.g. heuristic) does")
+    p.add_argument("--imitation-steps", type=int, default=d.imitation_steps,
+                   help="decisions played for the warm start (default %(default)s)")
     p.add_argument("--threads", type=int, default=d.threads, help="CPU threads")
     p.add_argument("--resume", default=None, help="checkpoint directory or run directory")
     p.add_argument("--no-tensorboard", action="store_true")
@@ -109,6 +114,8 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         opponent_share=ns.opponent_share,
         scripted_opponents=tuple(ns.scripted_opponent),
         fixed_teams=dict(ns.fixed),
+        imitate=ns.imitate,
+        imitation_steps=ns.imitation_steps,
         threads=ns.threads,
         resume=ns.resume,
         tensorboard=not ns.no_tensorboard,

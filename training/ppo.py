@@ -103,6 +103,12 @@ class Args:
     """teams that are not trained, each played in every game by a scripted player
     (``{"crew": "heuristic"}`` trains the impostor against the heuristic crew only). Their
     checkpoints keep the untrained network; ``training.report`` skips them"""
+    imitate: str | None = None
+    """warm start: before PPO, every trained team's actor learns to choose as this scripted
+    player (``agents.make_policy`` name, e.g. "heuristic") does, by cross-entropy on its
+    decisions in games it plays on every seat that is not fixed. Not on ``--resume``; MLP only"""
+    imitation_steps: int = 2_000_000
+    """agent decisions (every seat's) played for the warm start; not counted in total_steps"""
     snapshot_every: int = 10
     """updates between snapshots added to the pool"""
     checkpoint_every: int = 50
@@ -148,6 +154,11 @@ class Args:
             raise ValueError(f"hidden must list positive widths, got {self.hidden}")
         if "num_players" in self.params:
             raise ValueError("give num_players as its own argument, not in params")
+        if self.imitate is not None and self.model != "mlp":
+            raise ValueError("imitate warms up MLP actors only (a GRU would need whole games)")
+        if not isinstance(self.imitation_steps, int) or self.imitation_steps < 1:
+            raise ValueError(f"imitation_steps must be a positive integer, "
+                             f"got {self.imitation_steps!r}")
         if self.fixed_teams:
             teams = envs.registry[self.game].teams
             unknown = sorted(set(self.fixed_teams) - set(teams))
@@ -350,6 +361,46 @@ def recurrent_logits(model, obs, memory_in, index, restart) -> tuple[torch.Tenso
     return torch.cat(rows), torch.cat(logits)
 
 
+def imitate(env, teacher, fixed: dict, team_group, models, optimizers, args: Args) -> float:
+    """Fit each trained group's actor to ``teacher``'s choices (cross-entropy through the one
+    masked distribution), online: ``num_steps`` batched steps of games the teacher plays (fixed
+    teams by their own players), then one epoch over them. Returns the last mean loss.
+
+    PPO from scratch can lock onto a safe habit before it finds a risky skill (the Among Us
+    impostor stops sabotaging long before it could learn to guess colours); starting from a
+    competent player lets PPO improve on the skill instead of having to find it.
+    """
+    B, T = env.num_envs, args.num_steps
+    rows = np.arange(B)
+    learners = [g for g in range(len(models)) if g not in fixed]
+    loss = torch.zeros(())
+    for _ in range(max(1, args.imitation_steps // (B * T))):
+        seen = {g: ([], [], []) for g in learners}
+        for _ in range(T):
+            group = team_group[env.teams()[rows, env.current_seat]]
+            actions = np.empty(B, np.int64)
+            for g in range(len(models)):
+                idx = np.flatnonzero(group == g)
+                if idx.size:
+                    obs, mask = env.observation[idx], env.action_mask[idx]
+                    actions[idx] = fixed.get(g, teacher).act(obs, mask)
+                    if g not in fixed:
+                        for store, value in zip(seen[g], (obs, mask, actions[idx])):
+                            store.append(value)
+            env.step(actions)
+        for g in learners:
+            obs, mask, chosen = (torch.from_numpy(np.concatenate(v)) for v in seen[g])
+            minibatch = max(1, chosen.shape[0] // args.num_minibatches)
+            for mb in torch.randperm(chosen.shape[0]).split(minibatch):
+                logits, _ = models[g].actor_step(obs[mb])
+                loss = -MaskedCategorical(logits, mask[mb]).log_prob(chosen[mb]).mean()
+                optimizers[g].zero_grad(set_to_none=True)
+                loss.backward()
+                nn.utils.clip_grad_norm_(models[g].parameters(), args.max_grad_norm)
+                optimizers[g].step()
+    return float(loss)
+
+
 def ppo_update(model, optimizer, batch: dict, args: Args, clock: Clock, sequences=None) -> dict:
     """Clipped PPO on one team's transitions; the stored masks rebuild the same distribution.
 
@@ -452,6 +503,12 @@ def train(args: Args) -> dict[str, Path]:
         # A fresh stream of games, so a resumed run does not replay the deals it already saw.
         env.reset(seed=int(np.random.SeedSequence([args.seed, counters["updates"]])
                            .generate_state(1)[0] >> 1))
+    if args.imitate and not args.resume:
+        teacher = make_policy(args.imitate, spec, env.params, seed=args.seed)
+        loss = imitate(env, teacher, fixed, team_group, models, optimizers, args)
+        if args.progress:
+            print(f"imitated {args.imitate} for {args.imitation_steps:,} decisions "
+                  f"(last cross-entropy {loss:.3f})", file=sys.stderr)
     writer = None
     if args.tensorboard:
         from torch.utils.tensorboard import SummaryWriter
@@ -493,13 +550,18 @@ def train(args: Args) -> dict[str, Path]:
             return
         model = frozen_models[g] if frozen else models[g]
         it = torch.from_numpy(idx)
+        obs = obs_t[t].index_select(0, it)
         h = None
         if M:
             store = frozen_memory[g] if frozen else memory[g]
             at_seat = torch.from_numpy(seat_np[t, idx])
             h = store[it, at_seat]
             memory_in_t[t, it] = h
-        logits, h = model.actor_step(obs_t[t].index_select(0, it), h)
+        logits, h = model.actor_step(obs, h)
+        if not frozen:
+            critic_in = obs if state_t is None else torch.cat(
+                [obs, state_t[t].index_select(0, it)], 1)
+            values_np[t, idx] = model.value(critic_in).numpy()
         if M:
             store[it, at_seat] = h
         dist = MaskedCategorical(logits, mask_t[t].index_select(0, it))
@@ -507,10 +569,6 @@ def train(args: Args) -> dict[str, Path]:
         actions_np[t, idx] = a.numpy()
         if not frozen:
             logp_np[t, idx] = dist.log_prob(a).numpy()
-            critic_in = obs_t[t].index_select(0, it)
-            if state_t is not None:
-                critic_in = torch.cat([critic_in, state_t[t].index_select(0, it)], 1)
-            values_np[t, idx] = model.value(critic_in).numpy()
 
     clock = Clock()
     progress = Progress(args.progress)
