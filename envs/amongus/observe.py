@@ -33,6 +33,14 @@ RECEIVED_FROM = _OBS.index("received_from")
 TRADES = _OBS.index("trades")
 TRADE_PARTNER = _OBS.index("trade_partner")
 SABOTAGE_TARGET = _OBS.index("sabotage_target")
+SABOTAGE_TARGET_COLOUR = _OBS.index("sabotage_target_colour")
+COLOURS_KNOWN = _OBS.index("colours_known")
+
+
+@kernel
+def knows_colour(s, seat, j):
+    """Whether ``seat`` knows ``j``'s colour: its own, a face-up card, or its own look."""
+    return j == seat or s["revealed"][j] or s["looked"][seat, j]
 
 
 @kernel
@@ -42,7 +50,7 @@ def observe(s, seat, out, off):
     hand, colour, given, trades = s["hand"], s["colour"], s["given"], s["trades"]
     shown_now, shown_total = s["shown_now"], s["shown_total"]
     voted, cleared, revealed = s["voted"], s["cleared"], s["revealed"]
-    not_impostor, looked = s["not_impostor"], s["looked"]
+    not_impostor = s["not_impostor"]
     out[off[OWN_COLOUR] + colour[seat]] = 1.0
     out[off[IMPOSTOR_COLOUR] + s["impostor_colour"]] = 1.0
     out[off[IS_IMPOSTOR]] = 1.0 if seat == s["impostor"] else 0.0
@@ -55,14 +63,16 @@ def observe(s, seat, out, off):
     out[off[ROUND]] = s["round"] * per_round
     o_known, o_now, o_total = off[KNOWN_COLOUR], off[SHOWN_NOW], off[SHOWN_TOTAL]
     o_given, o_received, o_trades = off[GIVEN_TO], off[RECEIVED_FROM], off[TRADES]
+    known = 0
     for r in range(n):
         j = seat + r - n if seat + r >= n else seat + r
         out[off[VOTED] + r] = voted[j]
         out[off[CLEARED] + r] = cleared[j]
         out[off[REVEALED] + r] = revealed[j]
         out[off[NOT_IMPOSTOR] + r] = not_impostor[j]
-        if r == 0 or revealed[j] or looked[seat, j]:
+        if knows_colour(s, seat, j):
             out[o_known + r * n + colour[j]] = 1.0
+            known += 1
         if shown_now[j] >= 0:
             out[o_now + r * n + shown_now[j]] = 1.0
         row = r * n
@@ -78,8 +88,12 @@ def observe(s, seat, out, off):
                 out[o_trades + row + r2] = trades[j, k] * per_round
     if s["phase"] == REPLY:
         out[off[TRADE_PARTNER] + relative(s["partner"], seat, n)] = 1.0
+    out[off[COLOURS_KNOWN]] = (known - 1) / (n - 1)
     if s["phase"] == SABOTAGE_GUESS:
-        out[off[SABOTAGE_TARGET] + relative(sabotage_target(s), seat, n)] = 1.0
+        target = sabotage_target(s)
+        out[off[SABOTAGE_TARGET] + relative(target, seat, n)] = 1.0
+        if knows_colour(s, seat, target):
+            out[off[SABOTAGE_TARGET_COLOUR] + colour[target]] = 1.0
 
 
 _STATE = state_layout({"num_players": 4, "max_rounds": 30})

@@ -45,6 +45,12 @@ def observation_layout(params: dict) -> Layout:
             Piece("trades", (n, n), "trades[i, j]: trades seat i started with seat j, / max_rounds"),
             Piece("trade_partner", (n,), "one-hot: the seat asked to reply to a pending trade"),
             Piece("sabotage_target", (n,), "one-hot: the seat whose colour is being guessed"),
+            Piece(
+                "sabotage_target_colour",
+                (n,),
+                "one-hot colour of the seat being guessed, if the observer knows it; else zero",
+            ),
+            Piece("colours_known", (1,), "fraction of the other seats whose colour is known"),
         )
     )
 
@@ -79,7 +85,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="amongus",
-    version=0,
+    version=1,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,
