@@ -398,7 +398,7 @@ def imitate(env, teacher, fixed: dict, team_group, models, optimizers, args: Arg
                 loss.backward()
                 nn.utils.clip_grad_norm_(models[g].parameters(), args.max_grad_norm)
                 optimizers[g].step()
-    return float(loss)
+    return loss.item()
 
 
 def ppo_update(model, optimizer, batch: dict, args: Args, clock: Clock, sequences=None) -> dict:
