@@ -3,7 +3,8 @@
     python -m training.report runs/amongus6-report --players 6 --games 20000
 
 Three matches of Among Us, each seat driven by its team's policy: heuristic vs heuristic (the
-reference), trained crew vs heuristic impostor, heuristic crew vs trained impostor. Win rates
+reference), trained crew vs heuristic impostor, heuristic crew vs trained impostor (a team the
+run did not train, ``--fixed``, has no row). Win rates
 carry Wilson 95% intervals (``evaluation.match``).
 """
 
@@ -20,12 +21,12 @@ from evaluation.match import play_match
 from training.ppo import latest_checkpoint
 
 
-def report(run: str, num_players: int, games: int, seed: int) -> list[dict]:
+def report(run: str, num_players: int, games: int, seed: int, greedy: bool = False) -> list[dict]:
     where = latest_checkpoint(Path(run))
     params = {"num_players": num_players}
     heuristic = AmongUsHeuristic(envs.registry["amongus"], params)
-    crew = load_policy(where / "crew.pt", "amongus", team="crew", seed=seed, **params)
-    impostor = load_policy(where / "impostor.pt", "amongus", team="impostor", seed=seed, **params)
+    crew, impostor = (load_policy(where / f"{team}.pt", "amongus", team=team, greedy=greedy,
+                                  seed=seed, **params) for team in ("crew", "impostor"))
     untrained = impostor.metadata["args"].get("fixed_teams", {})  # not trained in this run
     matches = [("heuristic crew vs heuristic impostor", {"crew": heuristic, "impostor": heuristic})]
     if "crew" not in untrained:
@@ -46,9 +47,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=12345, help="games unseen in training")
+    parser.add_argument("--greedy", action="store_true",
+                        help="trained policies take their most likely action (default: sample)")
     parser.add_argument("--json", action="store_true")
     ns = parser.parse_args(argv)
-    rows = report(ns.run, ns.players, ns.games, ns.seed)
+    rows = report(ns.run, ns.players, ns.games, ns.seed, ns.greedy)
     if ns.json:
         print(json.dumps(rows, indent=2))
         return
