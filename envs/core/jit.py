@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 
 import numba
+from numba import types
+from numba.extending import intrinsic
 
 
 def _cache_dir() -> str:
@@ -48,3 +50,40 @@ def kernel(fn):
 def parallel_kernel(fn):
     """Compile a batch loop whose ``prange`` is spread over threads."""
     return numba.njit(parallel=True, **_OPTIONS)(fn)
+
+
+@intrinsic
+def _borrowed(typingctx, arrays):
+    """The same arrays (a tuple of them) without a reference count.
+
+    numba counts references to an array's memory atomically each time a view of it goes into
+    another compiled function: in a batch loop that is dozens of atomic operations per game
+    and step, on counters that every thread shares. A loop that borrows its arguments once
+    pays none of them; the caller holds the arrays for as long as the loop runs.
+    """
+
+    def codegen(context, builder, sig, args):
+        out = []
+        for i, typ in enumerate(sig.args[0]):
+            src = context.make_array(typ)(context, builder, builder.extract_value(args[0], i))
+            view = context.make_array(typ)(context, builder)
+            context.populate_array(
+                view, data=src.data, shape=src.shape, strides=src.strides,
+                itemsize=src.itemsize, meminfo=None,
+            )
+            out.append(view._getvalue())
+        return context.make_tuple(builder, sig.return_type, out)
+
+    if not isinstance(arrays, types.BaseTuple) or not all(
+        isinstance(t, types.Array) for t in arrays
+    ):
+        raise TypeError(f"borrowed takes a tuple of arrays, got {arrays}")
+    return arrays(arrays), codegen
+
+
+def _same(arrays):
+    return arrays
+
+
+# With NUMBA_DISABLE_JIT the loops run as Python, whose arrays have nothing to borrow.
+borrowed = _same if numba.config.DISABLE_JIT else _borrowed
