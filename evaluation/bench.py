@@ -11,6 +11,7 @@ PettingZoo's own tests do, which costs more than the env itself.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 
@@ -70,6 +71,10 @@ def aec_steps_per_s(
 
 
 def run_bench(name: str, batch_sizes=(1, 256, 4096), seconds: float = 2.0, **params) -> dict:
+    """Every figure of one run. The load average is reported beside them: the batched engine's
+    threads wait for one another at every step, so on a shared machine the other processes
+    move its figures far more than the single-threaded AEC loop's."""
+    load_before = os.getloadavg()[0]
     batched = {str(b): batched_steps_per_s(name, b, seconds, **params) for b in batch_sizes}
     aec = aec_steps_per_s(name, seconds, **params)
     aec_raw = aec_steps_per_s(name, seconds, raw=True, **params)
@@ -84,6 +89,8 @@ def run_bench(name: str, batch_sizes=(1, 256, 4096), seconds: float = 2.0, **par
         "aec_space_sample_steps_per_s": aec_space,
         "ratio": batched[largest] / aec,
         "ratio_batch_size": int(largest),
+        "load_average": [load_before, os.getloadavg()[0]],
+        "cpus": os.cpu_count(),
     }
 
 
@@ -98,4 +105,6 @@ def format_bench(result: dict) -> str:
     ):
         lines.append(f"  {what} {result[key]:>12,.0f} agent-steps/s")
     lines.append(f"  ratio (B={result['ratio_batch_size']} / AEC): {result['ratio']:.0f}x")
+    before, after = result["load_average"]
+    lines.append(f"  load average {before:.1f} before, {after:.1f} after, on {result['cpus']} CPUs")
     return "\n".join(lines)
