@@ -23,19 +23,24 @@ from envs.core.aec import RawEnv, make_env
 from envs.core.registry import game as game_def
 
 
-def batched_steps_per_s(name: str, num_envs: int, seconds: float, seed: int = 0, **params) -> float:
+def batched_steps_per_s(
+    name: str, num_envs: int, seconds: float, seed: int = 0, **params
+) -> tuple[float, float]:
+    """Agent-steps per second of wall time, and per second of this process's CPU time (all its
+    threads): the second moves far less than the first with the other processes' load (a
+    thread that waits its turn spends no CPU time), though shared caches still slow it."""
     vec = envs.make_vec(name, num_envs, seed=seed, **params)
     policy = RandomPolicy(seed)
     for _ in range(3):  # compile and warm caches outside the clock
         vec.step(policy.act(vec.observation, vec.action_mask))
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu_start = 0, time.perf_counter(), time.process_time()
     while True:
         for _ in range(10):
             vec.step(policy.act(vec.observation, vec.action_mask))
         steps += 10 * num_envs
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return steps / elapsed
+            return steps / elapsed, steps / max(time.process_time() - cpu_start, 1e-9)
 
 
 def aec_steps_per_s(
@@ -75,7 +80,8 @@ def run_bench(name: str, batch_sizes=(1, 256, 4096), seconds: float = 2.0, **par
     threads wait for one another at every step, so on a shared machine the other processes
     move its figures far more than the single-threaded AEC loop's."""
     load_before = os.getloadavg()[0]
-    batched = {str(b): batched_steps_per_s(name, b, seconds, **params) for b in batch_sizes}
+    rates = {str(b): batched_steps_per_s(name, b, seconds, **params) for b in batch_sizes}
+    batched = {b: wall for b, (wall, _) in rates.items()}
     aec = aec_steps_per_s(name, seconds, **params)
     aec_raw = aec_steps_per_s(name, seconds, raw=True, **params)
     aec_space = aec_steps_per_s(name, seconds, space_sample=True, **params)
@@ -84,6 +90,7 @@ def run_bench(name: str, batch_sizes=(1, 256, 4096), seconds: float = 2.0, **par
         "game": name,
         "params": envs.registry[name].resolve(**params),
         "batched_steps_per_s": batched,
+        "batched_steps_per_cpu_s": {b: cpu for b, (_, cpu) in rates.items()},
         "aec_steps_per_s": aec,
         "aec_raw_steps_per_s": aec_raw,
         "aec_space_sample_steps_per_s": aec_space,
@@ -97,7 +104,8 @@ def run_bench(name: str, batch_sizes=(1, 256, 4096), seconds: float = 2.0, **par
 def format_bench(result: dict) -> str:
     lines = [f"{result['game']} {result['params']}", "  batched engine, random legal actions:"]
     for b, rate in result["batched_steps_per_s"].items():
-        lines.append(f"    B={b:>5}: {rate:>12,.0f} agent-steps/s")
+        per_cpu = result["batched_steps_per_cpu_s"][b]
+        lines.append(f"    B={b:>5}: {rate:>12,.0f} agent-steps/s ({per_cpu:,.0f} per CPU-second)")
     for key, what in (
         ("aec_steps_per_s", "AEC env():    "),
         ("aec_raw_steps_per_s", "raw_env():    "),
