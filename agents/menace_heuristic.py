@@ -135,8 +135,9 @@ def suspicion(obs, off, n, out):
         for a in range(c.N_AGENDAS):
             if obs[off[AGENDA_REVEALED] + r * c.N_AGENDAS + a] > 0.5:
                 score += 10.0 if AGENDA_SIDE[a] == c.MENACE else -10.0
-        for j in range(1, n):  # accusations by other seats in table talk
-            score += 0.25 * obs[off[ACCUSED] + j * n + r]
+        if off[ACCUSED + 1] > off[ACCUSED]:  # the piece has rows only with table talk
+            for j in range(1, n):  # accusations by other seats
+                score += 0.25 * obs[off[ACCUSED] + j * n + r]
         out[r] = score
 
 

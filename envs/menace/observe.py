@@ -10,10 +10,10 @@ from ..core.jit import kernel
 from ..core.seats import relative
 from .cards import N_AGENDAS, N_CARD_TYPES, N_CHARACTERS, THE_COWARD
 from .rules import ABSTAINED, NOBODY, VETO_CHOICE, team_of
-from .spec import N_WOUND_KINDS, observation_layout, state_layout
+from .spec import MAX_HISTORY_ROUNDS, N_WOUND_KINDS, observation_layout, state_layout
 
 T = N_CARD_TYPES
-_OBS = observation_layout({"num_players": 4})
+_OBS = observation_layout({"num_players": 4, "table_talk": 1, "history_rounds": 1})
 _names = [p.name for p in _OBS.pieces]
 (
     OWN_AGENDA,
@@ -47,14 +47,21 @@ _names = [p.name for p in _OBS.pieces]
     SEEN_PLAYED,
     SEEN_DECK_TOP,
     SEEN_EMMA_TOP,
-    VOTE_CALLED,
+    VOTE_CALLER,
     BALLOTS,
     CLAIMS,
     ACCUSED,
     ACCUSED_CARD,
     DECKS,
+    PAST_ROUND,
+    PAST_REVEALED,
+    PAST_PLAYED,
+    PAST_VOTE_CALLER,
+    PAST_BALLOTS,
+    PAST_EXILED,
+    PAST_KILLED,
 ) = range(len(_names))
-assert _names[DECKS] == "decks" and _names[SEEN_HAND] == "seen_hand"
+assert _names[PAST_KILLED] == "past_killed" and _names[SEEN_HAND] == "seen_hand"
 
 
 @kernel
@@ -97,7 +104,8 @@ def observe(s, seat, out, off):
     out[off[RESOLUTION] + 3] = s["veto_armed"]
     if s["seen_emma"][seat] >= 0:
         out[off[SEEN_EMMA_TOP] + s["seen_emma"][seat]] = 1.0
-    out[off[VOTE_CALLED]] = s["vote_called"]
+    if s["vote_caller"] != NOBODY:
+        out[off[VOTE_CALLER] + relative(s["vote_caller"], seat, n)] = 1.0
     out[off[DECKS] + 0] = s["emma_n"] * 0.05
     out[off[DECKS] + 1] = s["wound_deck_n"] * (1.0 / 15.0)
     # Views hoisted out of the seat loop: each record-field access rebuilds an array header.
@@ -134,18 +142,50 @@ def observe(s, seat, out, off):
                 out[off[SEEN_PLAYED] + r * T + card] = seen_played[j, card] * 0.5
         if seen_top[j] >= 0:
             out[off[SEEN_DECK_TOP] + r * T + seen_top[j]] = 1.0
-        ballot = s["ballot"][j]
         if s["vote_called"] and (s["ballots_public"] or r == 0):
-            if ballot == ABSTAINED:
-                out[off[BALLOTS] + r * (n + 1) + n] = 1.0
-            elif ballot >= 0:
-                out[off[BALLOTS] + r * (n + 1) + relative(ballot, seat, n)] = 1.0
-        if 0 <= s["claim"][j] < 3:
-            out[off[CLAIMS] + r * 3 + s["claim"][j]] = 1.0
-        if 0 <= s["accused"][j] < n:
-            out[off[ACCUSED] + r * n + relative(s["accused"][j], seat, n)] = 1.0
-            if s["accused_card"][j] >= 0:
-                out[off[ACCUSED_CARD] + r * T + s["accused_card"][j]] = 1.0
+            write_ballot(s["ballot"][j], seat, n, out, off[BALLOTS] + r * (n + 1))
+        if s["table_talk"]:
+            if 0 <= s["claim"][j] < 3:
+                out[off[CLAIMS] + r * 3 + s["claim"][j]] = 1.0
+            if 0 <= s["accused"][j] < n:
+                out[off[ACCUSED] + r * n + relative(s["accused"][j], seat, n)] = 1.0
+                if s["accused_card"][j] >= 0:
+                    out[off[ACCUSED_CARD] + r * T + s["accused_card"][j]] = 1.0
+    observe_past_rounds(s, seat, out, off)
+
+
+@kernel
+def write_ballot(ballot, seat, n, out, at):
+    """One voter's row of a public vote: the seat voted for, or the last column for abstained."""
+    if ballot == ABSTAINED:
+        out[at + n] = 1.0
+    elif ballot >= 0:
+        out[at + relative(ballot, seat, n)] = 1.0
+
+
+@kernel
+def observe_past_rounds(s, seat, out, off):
+    """The last `history_rounds` rounds, most recent first, from the record's ring."""
+    n = s["num_players"]
+    for k in range(min(s["history_rounds"], s["past_n"])):
+        slot = s["past_head"] - k
+        if slot < 0:
+            slot += MAX_HISTORY_ROUNDS
+        out[off[PAST_ROUND] + k] = 1.0
+        for card in range(T):
+            out[off[PAST_REVEALED] + k * T + card] = s["past_revealed"][slot, card] * 0.125
+        caller = s["past_caller"][slot]
+        if caller != NOBODY:
+            out[off[PAST_VOTE_CALLER] + k * n + relative(caller, seat, n)] = 1.0
+        exiled, killed = s["past_exiled"][slot], s["past_killed"][slot]
+        for r in range(n):
+            j = seat + r - n if seat + r >= n else seat + r
+            out[off[PAST_PLAYED] + k * n + r] = s["past_played"][slot, j] * (1.0 / 3.0)
+            write_ballot(
+                s["past_ballot"][slot, j], seat, n, out, off[PAST_BALLOTS] + (k * n + r) * (n + 1)
+            )
+            out[off[PAST_EXILED] + k * n + r] = (exiled >> j) & 1
+            out[off[PAST_KILLED] + k * n + r] = (killed >> j) & 1
 
 
 _STATE = state_layout({"num_players": 4})

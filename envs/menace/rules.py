@@ -21,7 +21,7 @@ from ..core.record import make_dtype
 from ..core.rng import below, shuffle
 from . import cards as c
 from .actions import CARD, CLAIM, DRAW, MAX_PLAYERS, PASS, PICK, PLAY, SEAT, USE, YES
-from .spec import SPEC
+from .spec import MAX_HISTORY_ROUNDS, SPEC
 from .tables import (
     ABILITY_DISCARDS,
     ABILITY_ENERGY,
@@ -174,6 +174,18 @@ DTYPE = make_dtype(
         ("accused", np.int8, (P,)),
         ("accused_card", np.int8, (P,)),
         ("eor_stage", np.int8),
+        ("vote_caller", np.int8),
+        ("round_exiled", np.uint8),  # seats exiled this round, one bit each
+        ("round_killed", np.uint8),  # seats killed this round, one bit each
+        # the public record of past rounds, a ring: slot past_head holds the last round ended
+        ("past_n", np.int8),
+        ("past_head", np.int8),
+        ("past_revealed", np.int8, (MAX_HISTORY_ROUNDS, T)),
+        ("past_played", np.int8, (MAX_HISTORY_ROUNDS, P)),
+        ("past_ballot", np.int8, (MAX_HISTORY_ROUNDS, P)),  # DID_NOT_VOTE where no vote
+        ("past_caller", np.int8, (MAX_HISTORY_ROUNDS,)),
+        ("past_exiled", np.uint8, (MAX_HISTORY_ROUNDS,)),
+        ("past_killed", np.uint8, (MAX_HISTORY_ROUNDS,)),
         # sides and goals
         ("menace_fallen", np.bool_),  # a Menace has been exiled or killed
         ("coward_side", np.int8),
@@ -325,6 +337,8 @@ def clear_table(s):
     s["claim"][:] = -1
     s["accused"][:] = NOBODY
     s["accused_card"][:] = -1
+    s["past_n"] = 0
+    s["past_head"] = 0
     start_of_round_flags(s)
 
 
@@ -699,6 +713,7 @@ def kill(s, seat):
     s["alive"][seat] = False
     s["revealed"][seat] = True
     s["killed_this_round"] = True
+    s["round_killed"] |= 1 << seat
     if is_menace(s, seat):
         s["menace_fallen"] = True
     if seat == s["mission_leader"]:
@@ -727,6 +742,7 @@ def exile(s, seat):
     agenda = s["agenda"][seat]
     s["exiled"][seat] = True
     s["revealed"][seat] = True
+    s["round_exiled"] |= 1 << seat
     if is_menace(s, seat):
         s["menace_fallen"] = True
         s["menace_exiled"] = True
@@ -792,6 +808,9 @@ def start_of_round_flags(s):
     s["veto_armed"] = False
     s["veto_asked"] = False
     s["vote_called"] = False
+    s["vote_caller"] = NOBODY
+    s["round_exiled"] = 0
+    s["round_killed"] = 0
     s["claim"][:] = -1
     s["accused"][:] = NOBODY
     s["accused_card"][:] = -1
@@ -1331,6 +1350,7 @@ def next_call(s):
 @kernel
 def call_vote(s):
     s["vote_called"] = True
+    s["vote_caller"] = s["current_seat"]
     s["ballots_public"] = False
     s["ballot"][:] = DID_NOT_VOTE
     s["talk_pos"] = 0
@@ -1437,8 +1457,29 @@ def end_of_round(s):
         s["winner"] = -1
         s["rewards"][:] = 0.0
         return
+    remember_round(s)
     pass_mission_leader(s)
     start_round(s)
+
+
+@kernel
+def remember_round(s):
+    """The round just ended joins the public record: its revealed cards, who played, the
+    votes, who was exiled or killed. A ring of the last MAX_HISTORY_ROUNDS rounds."""
+    k = s["past_head"] + 1
+    if k == MAX_HISTORY_ROUNDS:
+        k = 0
+    s["past_head"] = k
+    s["past_n"] = min(s["past_n"] + 1, MAX_HISTORY_ROUNDS)
+    s["past_revealed"][k, :] = s["revealed_cards"]
+    s["past_played"][k, :] = s["played_n"]
+    if s["vote_called"]:
+        s["past_ballot"][k, :] = s["ballot"]
+    else:
+        s["past_ballot"][k, :] = DID_NOT_VOTE
+    s["past_caller"][k] = s["vote_caller"]
+    s["past_exiled"][k] = s["round_exiled"]
+    s["past_killed"][k] = s["round_killed"]
 
 
 # --- walking the game to the next decision -------------------------------------------------------
