@@ -4,13 +4,31 @@ Seats are relative to the observer. Another seat's agenda, hand, deck and face-d
 appear only where the rules made them known: a revealed agenda, a Bloodwork reveal, or the
 observer's own Analyze, Surveillance, Intercept or Calibrate. The votes of the vote in progress
 stay hidden until all are cast; the Coward's side is shown to the Coward alone.
+
+Bloodwork, Surveillance and Intercept each belong to one character and are used at most once a
+round, so what each showed this round is about one seat: a seat one-hot and the card(s) seen.
 """
 
 from ..core.jit import kernel
 from ..core.seats import relative
-from .cards import N_AGENDAS, N_CARD_TYPES, N_CHARACTERS, THE_COWARD
-from .rules import ABSTAINED, NOBODY, VETO_CHOICE, team_of
+from .cards import (
+    BLOODWORK,
+    INTERCEPT,
+    N_AGENDAS,
+    N_CARD_TYPES,
+    N_CHARACTERS,
+    SURVEILLANCE,
+    THE_COWARD,
+)
+from .rules import ABSTAINED, NOBODY, PICKING, VETO_CHOICE, team_of
 from .spec import MAX_HISTORY_ROUNDS, N_WOUND_KINDS, observation_layout, state_layout
+from .tables import CHARACTER_ABILITIES
+
+for _ability in (BLOODWORK, SURVEILLANCE, INTERCEPT):
+    assert (CHARACTER_ABILITIES == _ability).sum() == 1, (
+        f"Above Deck Action {_ability} must belong to exactly one character: the observation "
+        "shows what it revealed this round as one seat's"
+    )
 
 T = N_CARD_TYPES
 _OBS = observation_layout({"num_players": 4, "table_talk": 1, "history_rounds": 1})
@@ -42,10 +60,13 @@ _names = [p.name for p in _OBS.pieces]
     REVEALED,
     BEING_REVEALED,
     RESOLUTION,
-    BLOODWORK,
+    BLOODWORK_SEAT,
+    BLOODWORK_CARD,
     SEEN_HAND,
-    SEEN_PLAYED,
-    SEEN_DECK_TOP,
+    SURVEILLED_SEAT,
+    SURVEILLED_CARDS,
+    INTERCEPTED_SEAT,
+    INTERCEPTED_CARD,
     SEEN_EMMA_TOP,
     VOTE_CALLER,
     BALLOTS,
@@ -79,8 +100,9 @@ def observe(s, seat, out, off):
     out[off[OWN_AGENDA] + agenda] = 1.0
     if agenda == THE_COWARD:
         out[off[COWARD_SIDE] + s["coward_side"]] = 1.0
-    for ch in range(N_CHARACTERS):
-        out[off[CHARACTER_OFFER] + ch] = s["offer"][seat, ch]
+    if s["stage"] == PICKING:
+        for ch in range(N_CHARACTERS):
+            out[off[CHARACTER_OFFER] + ch] = s["offer"][seat, ch]
     for card in range(T):
         out[off[HAND] + card] = s["hand"][seat, card] * 0.125
         out[off[REVEALED] + card] = s["revealed_cards"][card] * 0.125
@@ -112,6 +134,7 @@ def observe(s, seat, out, off):
     seen_hand, seen_played = s["seen_hand"][seat], s["seen_played"][seat]
     seen_top = s["seen_top"][seat]
     wound_list, used = s["wound_list"], s["used"]
+    surveilled = False
     for r in range(n):
         j = seat + r - n if seat + r >= n else seat + r
         out[off[ALIVE] + r] = s["alive"][j]
@@ -133,15 +156,22 @@ def observe(s, seat, out, off):
         out[off[STATUS] + 4 * r + 3] = s["shielded"][j]
         out[off[PLAYED] + r] = s["played_n"][j] * (1.0 / 3.0)
         if s["bloodwork"][j] >= 0:
-            out[off[BLOODWORK] + r * T + s["bloodwork"][j]] = 1.0
+            out[off[BLOODWORK_SEAT] + r] = 1.0
+            out[off[BLOODWORK_CARD] + s["bloodwork"][j]] = 1.0
         if seen_hand[j, 0] >= 0:
             for card in range(T):
                 out[off[SEEN_HAND] + r * T + card] = seen_hand[j, card] * 0.125
-        for card in range(T):
-            if seen_played[j, card]:
-                out[off[SEEN_PLAYED] + r * T + card] = seen_played[j, card] * 0.5
+        if r > 0 and not surveilled:
+            for card in range(T):
+                if seen_played[j, card]:
+                    surveilled = True
+                    out[off[SURVEILLED_SEAT] + r] = 1.0
+                    for cd in range(T):
+                        out[off[SURVEILLED_CARDS] + cd] = seen_played[j, cd] * 0.5
+                    break
         if seen_top[j] >= 0:
-            out[off[SEEN_DECK_TOP] + r * T + seen_top[j]] = 1.0
+            out[off[INTERCEPTED_SEAT] + r] = 1.0
+            out[off[INTERCEPTED_CARD] + seen_top[j]] = 1.0
         if s["vote_called"] and (s["ballots_public"] or r == 0):
             write_ballot(s["ballot"][j], seat, n, out, off[BALLOTS] + r * (n + 1))
         if s["table_talk"]:
@@ -167,25 +197,29 @@ def write_ballot(ballot, seat, n, out, at):
 def observe_past_rounds(s, seat, out, off):
     """The last `history_rounds` rounds, most recent first, from the record's ring."""
     n = s["num_players"]
+    revealed, played, ballots = s["past_revealed"], s["past_played"], s["past_ballot"]
     for k in range(min(s["history_rounds"], s["past_n"])):
         slot = s["past_head"] - k
         if slot < 0:
             slot += MAX_HISTORY_ROUNDS
         out[off[PAST_ROUND] + k] = 1.0
         for card in range(T):
-            out[off[PAST_REVEALED] + k * T + card] = s["past_revealed"][slot, card] * 0.125
+            out[off[PAST_REVEALED] + k * T + card] = revealed[slot, card] * 0.125
         caller = s["past_caller"][slot]
-        if caller != NOBODY:
-            out[off[PAST_VOTE_CALLER] + k * n + relative(caller, seat, n)] = 1.0
         exiled, killed = s["past_exiled"][slot], s["past_killed"][slot]
         for r in range(n):
             j = seat + r - n if seat + r >= n else seat + r
-            out[off[PAST_PLAYED] + k * n + r] = s["past_played"][slot, j] * (1.0 / 3.0)
-            write_ballot(
-                s["past_ballot"][slot, j], seat, n, out, off[PAST_BALLOTS] + (k * n + r) * (n + 1)
-            )
-            out[off[PAST_EXILED] + k * n + r] = (exiled >> j) & 1
-            out[off[PAST_KILLED] + k * n + r] = (killed >> j) & 1
+            if played[slot, j]:
+                out[off[PAST_PLAYED] + k * n + r] = played[slot, j] * (1.0 / 3.0)
+            if caller != NOBODY:
+                at = off[PAST_BALLOTS] + (k * n + r) * (n + 1)
+                write_ballot(ballots[slot, j], seat, n, out, at)
+            if (exiled >> j) & 1:
+                out[off[PAST_EXILED] + k * n + r] = 1.0
+            if (killed >> j) & 1:
+                out[off[PAST_KILLED] + k * n + r] = 1.0
+        if caller != NOBODY:
+            out[off[PAST_VOTE_CALLER] + k * n + relative(caller, seat, n)] = 1.0
 
 
 _STATE = state_layout({"num_players": 4})
