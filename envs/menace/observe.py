@@ -9,10 +9,14 @@ Bloodwork, Surveillance and Intercept each belong to one character and are used 
 round, so what each showed this round is about one seat: a seat one-hot and the card(s) seen.
 """
 
+import numpy as np
+
 from ..core.jit import kernel
 from ..core.seats import relative
 from .cards import (
+    ANALYZE,
     BLOODWORK,
+    CALIBRATE,
     INTERCEPT,
     N_AGENDAS,
     N_CARD_TYPES,
@@ -20,15 +24,40 @@ from .cards import (
     SURVEILLANCE,
     THE_COWARD,
 )
-from .rules import ABSTAINED, NOBODY, PICKING, VETO_CHOICE, team_of
-from .spec import MAX_HISTORY_ROUNDS, N_WOUND_KINDS, observation_layout, state_layout
+from .rules import (
+    ABSTAINED,
+    NOBODY,
+    PAST_COL_BALLOT,
+    PAST_COL_CALLER,
+    PAST_COL_EXILED,
+    PAST_COL_HELD,
+    PAST_COL_KILLED,
+    PAST_COL_PLAYED,
+    PAST_COL_REVEALED,
+    PICKING,
+    VETO_CHOICE,
+    team_of,
+)
+from .spec import N_WOUND_KINDS, observation_layout, state_layout
 from .tables import CHARACTER_ABILITIES
 
-for _ability in (BLOODWORK, SURVEILLANCE, INTERCEPT):
-    assert (CHARACTER_ABILITIES == _ability).sum() == 1, (
-        f"Above Deck Action {_ability} must belong to exactly one character: the observation "
-        "shows what it revealed this round as one seat's"
+
+
+def _owner(ability: int) -> int:
+    """The one character with this Above Deck Action: the only seat that can know what it shows."""
+    owners = np.flatnonzero((CHARACTER_ABILITIES == ability).any(axis=1))
+    assert len(owners) == 1, (
+        f"Above Deck Action {ability} must belong to exactly one character: the observation "
+        "shows what it revealed as that character's knowledge, about one seat a round"
     )
+    return int(owners[0])
+
+
+_owner(BLOODWORK)
+ANALYST = _owner(ANALYZE)
+SURVEILLANT = _owner(SURVEILLANCE)
+INTERCEPTOR = _owner(INTERCEPT)
+CALIBRATOR = _owner(CALIBRATE)
 
 T = N_CARD_TYPES
 _OBS = observation_layout({"num_players": 4, "table_talk": 1, "history_rounds": 1})
@@ -124,7 +153,9 @@ def observe(s, seat, out, off):
     out[off[RESOLUTION] + 1] = s["backstab_spent"]
     out[off[RESOLUTION] + 2] = s["brawl_spent"]
     out[off[RESOLUTION] + 3] = s["veto_armed"]
-    if s["seen_emma"][seat] >= 0:
+    # What abilities showed is read only by their owners: the others skip those record lines.
+    ch = s["character"][seat]
+    if ch == CALIBRATOR and s["seen_emma"][seat] >= 0:
         out[off[SEEN_EMMA_TOP] + s["seen_emma"][seat]] = 1.0
     if s["vote_caller"] != NOBODY:
         out[off[VOTE_CALLER] + relative(s["vote_caller"], seat, n)] = 1.0
@@ -134,7 +165,7 @@ def observe(s, seat, out, off):
     seen_hand, seen_played = s["seen_hand"][seat], s["seen_played"][seat]
     seen_top = s["seen_top"][seat]
     wound_list, used = s["wound_list"], s["used"]
-    surveilled = False
+    analyst, searching, interceptor = ch == ANALYST, ch == SURVEILLANT, ch == INTERCEPTOR
     for r in range(n):
         j = seat + r - n if seat + r >= n else seat + r
         out[off[ALIVE] + r] = s["alive"][j]
@@ -158,18 +189,18 @@ def observe(s, seat, out, off):
         if s["bloodwork"][j] >= 0:
             out[off[BLOODWORK_SEAT] + r] = 1.0
             out[off[BLOODWORK_CARD] + s["bloodwork"][j]] = 1.0
-        if seen_hand[j, 0] >= 0:
+        if analyst and seen_hand[j, 0] >= 0:
             for card in range(T):
                 out[off[SEEN_HAND] + r * T + card] = seen_hand[j, card] * 0.125
-        if r > 0 and not surveilled:
+        if r > 0 and searching:
             for card in range(T):
                 if seen_played[j, card]:
-                    surveilled = True
+                    searching = False
                     out[off[SURVEILLED_SEAT] + r] = 1.0
                     for cd in range(T):
                         out[off[SURVEILLED_CARDS] + cd] = seen_played[j, cd] * 0.5
                     break
-        if seen_top[j] >= 0:
+        if interceptor and seen_top[j] >= 0:
             out[off[INTERCEPTED_SEAT] + r] = 1.0
             out[off[INTERCEPTED_CARD] + seen_top[j]] = 1.0
         if s["vote_called"] and (s["ballots_public"] or r == 0):
@@ -195,25 +226,25 @@ def write_ballot(ballot, seat, n, out, at):
 
 @kernel
 def observe_past_rounds(s, seat, out, off):
-    """The last `history_rounds` rounds, most recent first, from the record's ring."""
+    """The last `history_rounds` rounds, most recent first (rows of the record's `past`)."""
     n = s["num_players"]
-    revealed, played, ballots = s["past_revealed"], s["past_played"], s["past_ballot"]
-    for k in range(min(s["history_rounds"], s["past_n"])):
-        slot = s["past_head"] - k
-        if slot < 0:
-            slot += MAX_HISTORY_ROUNDS
+    past = s["past"]
+    for k in range(s["history_rounds"]):
+        row = past[k]
+        if not row[PAST_COL_HELD]:
+            return
         out[off[PAST_ROUND] + k] = 1.0
         for card in range(T):
-            out[off[PAST_REVEALED] + k * T + card] = revealed[slot, card] * 0.125
-        caller = s["past_caller"][slot]
-        exiled, killed = s["past_exiled"][slot], s["past_killed"][slot]
+            out[off[PAST_REVEALED] + k * T + card] = row[PAST_COL_REVEALED + card] * 0.125
+        caller = row[PAST_COL_CALLER]
+        exiled, killed = row[PAST_COL_EXILED], row[PAST_COL_KILLED]
         for r in range(n):
             j = seat + r - n if seat + r >= n else seat + r
-            if played[slot, j]:
-                out[off[PAST_PLAYED] + k * n + r] = played[slot, j] * (1.0 / 3.0)
+            if row[PAST_COL_PLAYED + j]:
+                out[off[PAST_PLAYED] + k * n + r] = row[PAST_COL_PLAYED + j] * (1.0 / 3.0)
             if caller != NOBODY:
                 at = off[PAST_BALLOTS] + (k * n + r) * (n + 1)
-                write_ballot(ballots[slot, j], seat, n, out, at)
+                write_ballot(row[PAST_COL_BALLOT + j], seat, n, out, at)
             if (exiled >> j) & 1:
                 out[off[PAST_EXILED] + k * n + r] = 1.0
             if (killed >> j) & 1:

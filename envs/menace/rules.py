@@ -87,6 +87,18 @@ NOBODY = -1
 ABSTAINED = -1
 DID_NOT_VOTE = -2
 
+# The public record of past rounds: row 0 is the round last ended, row k the one k rounds
+# before. The columns of a row:
+PAST_COL_REVEALED = 0  # + card type: cards revealed that round
+PAST_COL_PLAYED = PAST_COL_REVEALED + T  # + seat: Below Deck cards it played
+PAST_COL_BALLOT = PAST_COL_PLAYED + P  # + seat: whom it voted for, ABSTAINED or DID_NOT_VOTE
+PAST_COL_CALLER = PAST_COL_BALLOT + P  # who called the vote, NOBODY if no one did
+PAST_COL_EXILED = PAST_COL_CALLER + 1  # seats exiled, one bit each (seat 7 is the sign bit)
+PAST_COL_KILLED = PAST_COL_EXILED + 1  # seats killed, one bit each
+PAST_COL_HELD = PAST_COL_KILLED + 1  # 1 once the row holds a round
+PAST_WIDTH = 32
+assert PAST_COL_HELD < PAST_WIDTH
+
 DTYPE = make_dtype(
     SPEC,
     [
@@ -177,15 +189,7 @@ DTYPE = make_dtype(
         ("vote_caller", np.int8),
         ("round_exiled", np.uint8),  # seats exiled this round, one bit each
         ("round_killed", np.uint8),  # seats killed this round, one bit each
-        # the public record of past rounds, a ring: slot past_head holds the last round ended
-        ("past_n", np.int8),
-        ("past_head", np.int8),
-        ("past_revealed", np.int8, (MAX_HISTORY_ROUNDS, T)),
-        ("past_played", np.int8, (MAX_HISTORY_ROUNDS, P)),
-        ("past_ballot", np.int8, (MAX_HISTORY_ROUNDS, P)),  # DID_NOT_VOTE where no vote
-        ("past_caller", np.int8, (MAX_HISTORY_ROUNDS,)),
-        ("past_exiled", np.uint8, (MAX_HISTORY_ROUNDS,)),
-        ("past_killed", np.uint8, (MAX_HISTORY_ROUNDS,)),
+        ("past", np.int8, (MAX_HISTORY_ROUNDS, PAST_WIDTH)),  # rows: see PAST_COL_*
         # sides and goals
         ("menace_fallen", np.bool_),  # a Menace has been exiled or killed
         ("coward_side", np.int8),
@@ -337,8 +341,7 @@ def clear_table(s):
     s["claim"][:] = -1
     s["accused"][:] = NOBODY
     s["accused_card"][:] = -1
-    s["past_n"] = 0
-    s["past_head"] = 0
+    s["past"][:, :] = 0
     start_of_round_flags(s)
 
 
@@ -1464,22 +1467,23 @@ def end_of_round(s):
 
 @kernel
 def remember_round(s):
-    """The round just ended joins the public record: its revealed cards, who played, the
-    votes, who was exiled or killed. A ring of the last MAX_HISTORY_ROUNDS rounds."""
-    k = s["past_head"] + 1
-    if k == MAX_HISTORY_ROUNDS:
-        k = 0
-    s["past_head"] = k
-    s["past_n"] = min(s["past_n"] + 1, MAX_HISTORY_ROUNDS)
-    s["past_revealed"][k, :] = s["revealed_cards"]
-    s["past_played"][k, :] = s["played_n"]
+    """The round just ended becomes row 0 of the public record and older rows move down one.
+    Only the rows the observation shows are kept: a shift of a few dozen bytes once a round,
+    so that every observation reads the rows it shows as one run of memory."""
+    past = s["past"]
+    for k in range(s["history_rounds"] - 1, 0, -1):
+        past[k, :] = past[k - 1, :]
+    row = past[0]
+    row[PAST_COL_REVEALED : PAST_COL_REVEALED + T] = s["revealed_cards"]
+    row[PAST_COL_PLAYED : PAST_COL_PLAYED + P] = s["played_n"]
     if s["vote_called"]:
-        s["past_ballot"][k, :] = s["ballot"]
+        row[PAST_COL_BALLOT : PAST_COL_BALLOT + P] = s["ballot"]
     else:
-        s["past_ballot"][k, :] = DID_NOT_VOTE
-    s["past_caller"][k] = s["vote_caller"]
-    s["past_exiled"][k] = s["round_exiled"]
-    s["past_killed"][k] = s["round_killed"]
+        row[PAST_COL_BALLOT : PAST_COL_BALLOT + P] = DID_NOT_VOTE
+    row[PAST_COL_CALLER] = s["vote_caller"]
+    row[PAST_COL_EXILED] = np.int8(s["round_exiled"])
+    row[PAST_COL_KILLED] = np.int8(s["round_killed"])
+    row[PAST_COL_HELD] = 1
 
 
 # --- walking the game to the next decision -------------------------------------------------------

@@ -121,3 +121,12 @@ def test_history_rounds_has_a_valid_range():
     small = SPEC.observation_layout(SPEC.resolve(num_players=6, history_rounds=0))
     default = SPEC.observation_layout(SPEC.resolve(num_players=6))
     assert default.size - small.size == 3 * (1 + 11 + 6 + 6 + 6 * 7 + 6 + 6)
+
+
+def test_rules_document_names_every_piece():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs/rules/menace.md").read_text()
+    layout = SPEC.observation_layout(SPEC.resolve(table_talk=1))
+    missing = [p.name for p in layout.pieces if f"`{p.name}`" not in text]
+    assert not missing, f"docs/rules/menace.md does not describe {missing}"
