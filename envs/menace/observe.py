@@ -7,6 +7,8 @@ stay hidden until all are cast; the Coward's side is shown to the Coward alone.
 
 Bloodwork, Surveillance and Intercept each belong to one character and are used at most once a
 round, so what each showed this round is about one seat: a seat one-hot and the card(s) seen.
+Only the owner of a knowledge ability can hold what it showed, so other observers never read
+those (large, mostly empty) parts of the record.
 """
 
 import numpy as np
@@ -42,7 +44,6 @@ from .spec import N_WOUND_KINDS, observation_layout, state_layout
 from .tables import CHARACTER_ABILITIES
 
 
-
 def _owner(ability: int) -> int:
     """The one character with this Above Deck Action: the only seat that can know what it shows."""
     owners = np.flatnonzero((CHARACTER_ABILITIES == ability).any(axis=1))
@@ -53,7 +54,7 @@ def _owner(ability: int) -> int:
     return int(owners[0])
 
 
-_owner(BLOODWORK)
+_owner(BLOODWORK)  # its reveal is public, but also shown as one seat's this round
 ANALYST = _owner(ANALYZE)
 SURVEILLANT = _owner(SURVEILLANCE)
 INTERCEPTOR = _owner(INTERCEPT)
