@@ -123,7 +123,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="menace",
-    version=0,
+    version=1,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,
