@@ -29,7 +29,8 @@ from envs.menace.observe import (
     ALIVE,
     BEING_REVEALED,
     CHARACTER_OFFER,
-    BLOODWORK,
+    BLOODWORK_CARD,
+    BLOODWORK_SEAT,
     CHARACTER,
     COWARD_SIDE,
     DECISION,
@@ -41,7 +42,8 @@ from envs.menace.observe import (
     REVEALED,
     SEEN_EMMA_TOP,
     SEEN_HAND,
-    SEEN_PLAYED,
+    SURVEILLED_CARDS,
+    SURVEILLED_SEAT,
 )
 from envs.menace.spec import MIN_PLAYERS, N_DECISIONS
 from envs.menace.tables import AGENDA_SIDE, CARD_CATEGORY, CHARACTER_ABILITIES, CHARACTER_DECK
@@ -136,18 +138,21 @@ def suspicion(obs, off, n, out):
             out[r] = -1e9
             continue
         score = obs[off[PLAYED] + r] * 3.0 * share
+        surveilled = obs[off[SURVEILLED_SEAT] + r]
+        bloodwork = obs[off[BLOODWORK_SEAT] + r]
         for card in range(T):
             if CARD_CATEGORY[card] == c.BAD:
-                score += 2.0 * obs[off[SEEN_PLAYED] + r * T + card] * 2.0
+                score += 2.0 * surveilled * obs[off[SURVEILLED_CARDS] + card] * 2.0
                 score += 1.0 * obs[off[SEEN_HAND] + r * T + card] * 8.0
-                score += 2.0 * obs[off[BLOODWORK] + r * T + card]
+                score += 2.0 * bloodwork * obs[off[BLOODWORK_CARD] + card]
             elif CARD_CATEGORY[card] == c.GOOD:
-                score -= 0.5 * obs[off[BLOODWORK] + r * T + card]
+                score -= 0.5 * bloodwork * obs[off[BLOODWORK_CARD] + card]
         for a in range(c.N_AGENDAS):
             if obs[off[AGENDA_REVEALED] + r * c.N_AGENDAS + a] > 0.5:
                 score += 10.0 if AGENDA_SIDE[a] == c.MENACE else -10.0
-        for j in range(1, n):  # accusations by other seats in table talk
-            score += 0.25 * obs[off[ACCUSED] + j * n + r]
+        if off[ACCUSED + 1] > off[ACCUSED]:  # the piece has rows only with table talk
+            for j in range(1, n):  # accusations by other seats
+                score += 0.25 * obs[off[ACCUSED] + j * n + r]
         out[r] = score
 
 

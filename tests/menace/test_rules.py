@@ -782,7 +782,7 @@ def test_advanced_game_coward_must_never_be_exiled_and_menace_needs_no_goal():
 
 def test_table_talk_claims_and_accusations_are_public_before_the_vote():
     from envs.menace.observe import observe
-    from envs.menace.spec import observation_layout
+    from envs.menace.spec import SPEC
 
     s = table(emma=[RM] * 20, oxygen=6, table_talk=1)[0]
     act(s, "draw", "draw", "draw", "draw", "yes")
@@ -798,7 +798,7 @@ def test_table_talk_claims_and_accusations_are_public_before_the_vote():
     assert decision(s) == (rules.VOTE, 0)
     assert list(s["claim"][:4]) == [c.BAD, 3, c.GOOD, c.NEUTRAL]
     assert s["accused"][0] == 2 and s["accused_card"][0] == AB
-    layout = observation_layout({"num_players": 4})
+    layout = SPEC.observation_layout(SPEC.resolve(num_players=4, table_talk=1))
     out = np.zeros(layout.size, np.float32)
     observe(s, 1, out, layout.offsets)  # seat 1 sees seat 0 (its +3) accuse seat 2 (its +1)
     view = layout.split(out)
