@@ -1,7 +1,9 @@
 """A heuristic player of The Menace Among Us, for either side, from its observation alone.
 
-The Crew repairs while Oxygen allows, raises morale when it runs low, never plays a Bad card
-while anything else is legal, and votes out the seat most tied to Bad cards: its share of this
+The Crew repairs while Oxygen would survive the worst case of the round with a reserve to
+spare, otherwise raises morale or gains Oxygen with an ability (Photosynthesis, Vigil); it picks
+the character whose cards and abilities serve it best, never plays a Bad card while anything
+else is legal, and votes out the seat most tied to Bad cards: its share of this
 round's face-down cards when Bad ones were revealed, plus what Surveillance, Analyze and
 Bloodwork showed and any agenda revealed. The Menace sabotages under cover (once others have
 played this round, so the Bad card hides among theirs), finishes the Crew when Oxygen is low,
@@ -43,7 +45,7 @@ from envs.menace.observe import (
     SURVEILLED_CARDS,
     SURVEILLED_SEAT,
 )
-from envs.menace.spec import N_DECISIONS
+from envs.menace.spec import MIN_PLAYERS, N_DECISIONS
 from envs.menace.tables import AGENDA_SIDE, CARD_CATEGORY, CHARACTER_ABILITIES, CHARACTER_DECK
 
 from .policy import ScriptedPolicy
@@ -79,15 +81,24 @@ for _ability in (
     c.INTERCEPT, c.ANALYZE, c.PILFER, c.PRUNE, c.SUPPRESS,
 ):
     HOSTILE[_ability] = True
-# Abilities the Crew uses rather than draw: a free draw for two, healing, Oxygen for Energy.
+# Abilities the Crew uses rather than draw, and what each adds to a character's worth when it
+# picks one: Oxygen without a card (Photosynthesis, Vigil), a free draw for two, healing.
 # Everything else costs a turn the Crew needs for cards, or Oxygen it cannot spare.
 CREW_USES = np.zeros(c.N_ABILITIES, np.bool_)
-for _ability in (c.SHARE_RATIONS, c.SERMON, c.SELF_REPAIR, c.VIGIL):
-    CREW_USES[_ability] = True
+CREW_ABILITY_VALUE = np.zeros(c.N_ABILITIES, np.float64)
+for _ability, _value in (
+    (c.PHOTOSYNTHESIS, 3.0), (c.VIGIL, 3.0), (c.SHARE_RATIONS, 1.0), (c.SERMON, 1.0),
+    (c.SELF_REPAIR, 1.0),
+):
+    CREW_USES[_ability], CREW_ABILITY_VALUE[_ability] = True, _value
 
 SUSPECT_THRESHOLD = 0.75  # suspicion at which the Crew calls a vote and votes
 MENACE_CALL_THRESHOLD = 0.5  # suspicion of another seat at which the Menace calls a vote
-SAFETY_MARGIN = 1  # Oxygen the Crew keeps in hand against the worst case of a round
+# Oxygen the Crew keeps in hand beyond the worst case of a round, by table size (4 to 8). A
+# larger reserve makes the heuristic Crew stronger at every size; these are set so that it
+# wins 35-65% against the heuristic Menace at each size. The reserve is largest at 5 players,
+# where the two Menaces hold the largest share of the table (2 of 5) and The Saint is not dealt.
+RESERVE = np.array([2, 5, 1, 2, 0], np.int64)
 
 
 @kernel
@@ -205,6 +216,9 @@ def pick_character(obs, off, menace):
             for i in range(CHARACTER_DECK.shape[1]):
                 card = CHARACTER_DECK[ch, i]
                 value += MENACE_VALUE[card] if menace else CREW_VALUE[card]
+            if not menace:
+                for slot in range(2):
+                    value += CREW_ABILITY_VALUE[CHARACTER_ABILITIES[ch, slot]]
             if value > best_value:
                 best, best_value = ch, value
     return A.PICK + best if best >= 0 else -1
@@ -213,7 +227,7 @@ def pick_character(obs, off, menace):
 @kernel
 def crew_turn(obs, off, mask, oxygen, n):
     """Repair while Oxygen survives the worst case, else Raise Morale; help or draw; Bad last."""
-    safe = oxygen - 1 - worst_drain(obs, off, n) >= SAFETY_MARGIN
+    safe = oxygen - 1 - worst_drain(obs, off, n) >= RESERVE[n - MIN_PLAYERS]
     if safe:
         for card in (AR, BR):
             if mask[A.PLAY + card]:
