@@ -1,7 +1,9 @@
 """A heuristic player of The Menace Among Us, for either side, from its observation alone.
 
-The Crew repairs while Oxygen allows, raises morale when it runs low, never plays a Bad card
-while anything else is legal, and votes out the seat most tied to Bad cards: its share of this
+The Crew repairs while Oxygen would survive the worst case of the round with a reserve to
+spare, otherwise raises morale or gains Oxygen with an ability (Photosynthesis, Vigil); it picks
+the character whose cards and abilities serve it best, never plays a Bad card while anything
+else is legal, and votes out the seat most tied to Bad cards: its share of this
 round's face-down cards when Bad ones were revealed, plus what Surveillance, Analyze and
 Bloodwork showed and any agenda revealed. The Menace sabotages under cover (once others have
 played this round, so the Bad card hides among theirs), finishes the Crew when Oxygen is low,
@@ -27,7 +29,8 @@ from envs.menace.observe import (
     ALIVE,
     BEING_REVEALED,
     CHARACTER_OFFER,
-    BLOODWORK,
+    BLOODWORK_CARD,
+    BLOODWORK_SEAT,
     CHARACTER,
     COWARD_SIDE,
     DECISION,
@@ -39,9 +42,10 @@ from envs.menace.observe import (
     REVEALED,
     SEEN_EMMA_TOP,
     SEEN_HAND,
-    SEEN_PLAYED,
+    SURVEILLED_CARDS,
+    SURVEILLED_SEAT,
 )
-from envs.menace.spec import N_DECISIONS
+from envs.menace.spec import MIN_PLAYERS, N_DECISIONS
 from envs.menace.tables import AGENDA_SIDE, CARD_CATEGORY, CHARACTER_ABILITIES, CHARACTER_DECK
 
 from .policy import ScriptedPolicy
@@ -77,15 +81,24 @@ for _ability in (
     c.INTERCEPT, c.ANALYZE, c.PILFER, c.PRUNE, c.SUPPRESS,
 ):
     HOSTILE[_ability] = True
-# Abilities the Crew uses rather than draw: a free draw for two, healing, Oxygen for Energy.
+# Abilities the Crew uses rather than draw, and what each adds to a character's worth when it
+# picks one: Oxygen without a card (Photosynthesis, Vigil), a free draw for two, healing.
 # Everything else costs a turn the Crew needs for cards, or Oxygen it cannot spare.
 CREW_USES = np.zeros(c.N_ABILITIES, np.bool_)
-for _ability in (c.SHARE_RATIONS, c.SERMON, c.SELF_REPAIR, c.VIGIL):
-    CREW_USES[_ability] = True
+CREW_ABILITY_VALUE = np.zeros(c.N_ABILITIES, np.float64)
+for _ability, _value in (
+    (c.PHOTOSYNTHESIS, 3.0), (c.VIGIL, 3.0), (c.SHARE_RATIONS, 1.0), (c.SERMON, 1.0),
+    (c.SELF_REPAIR, 1.0),
+):
+    CREW_USES[_ability], CREW_ABILITY_VALUE[_ability] = True, _value
 
 SUSPECT_THRESHOLD = 0.75  # suspicion at which the Crew calls a vote and votes
 MENACE_CALL_THRESHOLD = 0.5  # suspicion of another seat at which the Menace calls a vote
-SAFETY_MARGIN = 1  # Oxygen the Crew keeps in hand against the worst case of a round
+# Oxygen the Crew keeps in hand beyond the worst case of a round, by table size (4 to 8). A
+# larger reserve makes the heuristic Crew stronger at every size; these are set so that it
+# wins 35-65% against the heuristic Menace at each size. The reserve is largest at 5 players,
+# where the two Menaces hold the largest share of the table (2 of 5) and The Saint is not dealt.
+RESERVE = np.array([2, 5, 1, 2, 0], np.int64)
 
 
 @kernel
@@ -125,18 +138,21 @@ def suspicion(obs, off, n, out):
             out[r] = -1e9
             continue
         score = obs[off[PLAYED] + r] * 3.0 * share
+        surveilled = obs[off[SURVEILLED_SEAT] + r]
+        bloodwork = obs[off[BLOODWORK_SEAT] + r]
         for card in range(T):
             if CARD_CATEGORY[card] == c.BAD:
-                score += 2.0 * obs[off[SEEN_PLAYED] + r * T + card] * 2.0
+                score += 2.0 * surveilled * obs[off[SURVEILLED_CARDS] + card] * 2.0
                 score += 1.0 * obs[off[SEEN_HAND] + r * T + card] * 8.0
-                score += 2.0 * obs[off[BLOODWORK] + r * T + card]
+                score += 2.0 * bloodwork * obs[off[BLOODWORK_CARD] + card]
             elif CARD_CATEGORY[card] == c.GOOD:
-                score -= 0.5 * obs[off[BLOODWORK] + r * T + card]
+                score -= 0.5 * bloodwork * obs[off[BLOODWORK_CARD] + card]
         for a in range(c.N_AGENDAS):
             if obs[off[AGENDA_REVEALED] + r * c.N_AGENDAS + a] > 0.5:
                 score += 10.0 if AGENDA_SIDE[a] == c.MENACE else -10.0
-        for j in range(1, n):  # accusations by other seats in table talk
-            score += 0.25 * obs[off[ACCUSED] + j * n + r]
+        if off[ACCUSED + 1] > off[ACCUSED]:  # the piece has rows only with table talk
+            for j in range(1, n):  # accusations by other seats
+                score += 0.25 * obs[off[ACCUSED] + j * n + r]
         out[r] = score
 
 
@@ -200,6 +216,9 @@ def pick_character(obs, off, menace):
             for i in range(CHARACTER_DECK.shape[1]):
                 card = CHARACTER_DECK[ch, i]
                 value += MENACE_VALUE[card] if menace else CREW_VALUE[card]
+            if not menace:
+                for slot in range(2):
+                    value += CREW_ABILITY_VALUE[CHARACTER_ABILITIES[ch, slot]]
             if value > best_value:
                 best, best_value = ch, value
     return A.PICK + best if best >= 0 else -1
@@ -208,7 +227,7 @@ def pick_character(obs, off, menace):
 @kernel
 def crew_turn(obs, off, mask, oxygen, n):
     """Repair while Oxygen survives the worst case, else Raise Morale; help or draw; Bad last."""
-    safe = oxygen - 1 - worst_drain(obs, off, n) >= SAFETY_MARGIN
+    safe = oxygen - 1 - worst_drain(obs, off, n) >= RESERVE[n - MIN_PLAYERS]
     if safe:
         for card in (AR, BR):
             if mask[A.PLAY + card]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.engine import PARALLEL_THRESHOLD
-from envs.core.jit import kernel, njit, parallel_kernel, prange
+from envs.core.jit import borrowed, kernel, njit, parallel_kernel, prange
 from envs.core.rng import game_key, next_u64
 from envs.core.spec import GameSpec
 
@@ -80,12 +80,14 @@ def _sample_rows(rng, k, mask, out):
 
 @njit
 def _sample_serial(rng, mask, out):
+    rng, mask, out = borrowed((rng, mask, out))
     for k in range(rng.shape[0]):
         _sample_rows(rng, k, mask, out)
 
 
 @parallel_kernel
 def _sample_parallel(rng, mask, out):
+    rng, mask, out = borrowed((rng, mask, out))
     for k in prange(rng.shape[0]):
         _sample_rows(rng, k, mask, out)
 

@@ -11,6 +11,7 @@ PettingZoo's own tests do, which costs more than the env itself.
 
 from __future__ import annotations
 
+import os
 import random
 import time
 
@@ -22,19 +23,24 @@ from envs.core.aec import RawEnv, make_env
 from envs.core.registry import game as game_def
 
 
-def batched_steps_per_s(name: str, num_envs: int, seconds: float, seed: int = 0, **params) -> float:
+def batched_steps_per_s(
+    name: str, num_envs: int, seconds: float, seed: int = 0, **params
+) -> tuple[float, float]:
+    """Agent-steps per second of wall time, and per second of this process's CPU time (all its
+    threads): the second moves far less than the first with the other processes' load (a
+    thread that waits its turn spends no CPU time), though shared caches still slow it."""
     vec = envs.make_vec(name, num_envs, seed=seed, **params)
     policy = RandomPolicy(seed)
     for _ in range(3):  # compile and warm caches outside the clock
         vec.step(policy.act(vec.observation, vec.action_mask))
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu_start = 0, time.perf_counter(), time.process_time()
     while True:
         for _ in range(10):
             vec.step(policy.act(vec.observation, vec.action_mask))
         steps += 10 * num_envs
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return steps / elapsed
+            return steps / elapsed, steps / max(time.process_time() - cpu_start, 1e-9)
 
 
 def aec_steps_per_s(
@@ -70,7 +76,12 @@ def aec_steps_per_s(
 
 
 def run_bench(name: str, batch_sizes=(1, 256, 4096), seconds: float = 2.0, **params) -> dict:
-    batched = {str(b): batched_steps_per_s(name, b, seconds, **params) for b in batch_sizes}
+    """Every figure of one run. The load average is reported beside them: the batched engine's
+    threads wait for one another at every step, so on a shared machine the other processes
+    move its figures far more than the single-threaded AEC loop's."""
+    load_before = os.getloadavg()[0]
+    rates = {str(b): batched_steps_per_s(name, b, seconds, **params) for b in batch_sizes}
+    batched = {b: wall for b, (wall, _) in rates.items()}
     aec = aec_steps_per_s(name, seconds, **params)
     aec_raw = aec_steps_per_s(name, seconds, raw=True, **params)
     aec_space = aec_steps_per_s(name, seconds, space_sample=True, **params)
@@ -79,18 +90,22 @@ def run_bench(name: str, batch_sizes=(1, 256, 4096), seconds: float = 2.0, **par
         "game": name,
         "params": envs.registry[name].resolve(**params),
         "batched_steps_per_s": batched,
+        "batched_steps_per_cpu_s": {b: cpu for b, (_, cpu) in rates.items()},
         "aec_steps_per_s": aec,
         "aec_raw_steps_per_s": aec_raw,
         "aec_space_sample_steps_per_s": aec_space,
         "ratio": batched[largest] / aec,
         "ratio_batch_size": int(largest),
+        "load_average": [load_before, os.getloadavg()[0]],
+        "cpus": os.cpu_count(),
     }
 
 
 def format_bench(result: dict) -> str:
     lines = [f"{result['game']} {result['params']}", "  batched engine, random legal actions:"]
     for b, rate in result["batched_steps_per_s"].items():
-        lines.append(f"    B={b:>5}: {rate:>12,.0f} agent-steps/s")
+        per_cpu = result["batched_steps_per_cpu_s"][b]
+        lines.append(f"    B={b:>5}: {rate:>12,.0f} agent-steps/s ({per_cpu:,.0f} per CPU-second)")
     for key, what in (
         ("aec_steps_per_s", "AEC env():    "),
         ("aec_raw_steps_per_s", "raw_env():    "),
@@ -98,4 +113,6 @@ def format_bench(result: dict) -> str:
     ):
         lines.append(f"  {what} {result[key]:>12,.0f} agent-steps/s")
     lines.append(f"  ratio (B={result['ratio_batch_size']} / AEC): {result['ratio']:.0f}x")
+    before, after = result["load_average"]
+    lines.append(f"  load average {before:.1f} before, {after:.1f} after, on {result['cpus']} CPUs")
     return "\n".join(lines)

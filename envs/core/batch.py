@@ -10,7 +10,7 @@ takes the records.
 
 # ruff: noqa: F821  (the game's functions are bound by engine.Kernels)
 
-from envs.core.jit import njit, parallel_kernel, prange
+from envs.core.jit import borrowed, njit, parallel_kernel, prange
 
 
 @njit
@@ -57,21 +57,29 @@ def step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, o
 
 @njit
 def reset_serial(states, obs, mask, seats, offsets):
+    states, obs, mask, seats, offsets = borrowed((states, obs, mask, seats, offsets))
     for b in range(states.shape[0]):
         reset_body(states, b, obs, mask, seats, offsets)
 
 @parallel_kernel
 def reset_parallel(states, obs, mask, seats, offsets):
+    states, obs, mask, seats, offsets = borrowed((states, obs, mask, seats, offsets))
     for b in prange(states.shape[0]):
         reset_body(states, b, obs, mask, seats, offsets)
 
 @njit
 def step_serial(states, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
+    states, actions, obs, mask, seats, rewards, term, trunc, win, offsets = borrowed(
+        (states, actions, obs, mask, seats, rewards, term, trunc, win, offsets)
+    )
     for b in range(states.shape[0]):
         step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto)
 
 @parallel_kernel
 def step_parallel(states, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
+    states, actions, obs, mask, seats, rewards, term, trunc, win, offsets = borrowed(
+        (states, actions, obs, mask, seats, rewards, term, trunc, win, offsets)
+    )
     for b in prange(states.shape[0]):
         step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto)
 

@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 
 import numba
+from numba import types
+from numba.extending import intrinsic
 
 
 def _cache_dir() -> str:
@@ -35,6 +37,16 @@ def _cache_dir() -> str:
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()
 
+# The batch loops run on numba's own thread pool, whose idle threads sleep, not on OpenMP,
+# whose idle threads spin before they sleep. Every step is a parallel region that waits for
+# all its threads; on a machine shared with other busy processes, spinning threads lose their
+# turns to them and the loop crawls. Measured side by side on 2 CPUs at load 7, B=4096:
+# OpenMP 0.13-0.17M agent-steps/s (below one thread's 0.8-0.9M), this pool 0.7-1.4M. The pool
+# does not take parallel loops launched from two Python threads at once; a user who needs
+# that sets NUMBA_THREADING_LAYER (omp or tbb), which is respected as it is.
+if not os.environ.get("NUMBA_THREADING_LAYER"):
+    numba.config.THREADING_LAYER = "workqueue"
+
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 njit = numba.njit(**_OPTIONS)
 prange = numba.prange
@@ -48,3 +60,40 @@ def kernel(fn):
 def parallel_kernel(fn):
     """Compile a batch loop whose ``prange`` is spread over threads."""
     return numba.njit(parallel=True, **_OPTIONS)(fn)
+
+
+@intrinsic
+def _borrowed(typingctx, arrays):
+    """The same arrays (a tuple of them) without a reference count.
+
+    numba counts references to an array's memory atomically each time a view of it goes into
+    another compiled function: in a batch loop that is dozens of atomic operations per game
+    and step, on counters that every thread shares. A loop that borrows its arguments once
+    pays none of them; the caller holds the arrays for as long as the loop runs.
+    """
+
+    def codegen(context, builder, sig, args):
+        out = []
+        for i, typ in enumerate(sig.args[0]):
+            src = context.make_array(typ)(context, builder, builder.extract_value(args[0], i))
+            view = context.make_array(typ)(context, builder)
+            context.populate_array(
+                view, data=src.data, shape=src.shape, strides=src.strides,
+                itemsize=src.itemsize, meminfo=None,
+            )
+            out.append(view._getvalue())
+        return context.make_tuple(builder, sig.return_type, out)
+
+    if not isinstance(arrays, types.BaseTuple) or not all(
+        isinstance(t, types.Array) for t in arrays
+    ):
+        raise TypeError(f"borrowed takes a tuple of arrays, got {arrays}")
+    return arrays(arrays), codegen
+
+
+def _same(arrays):
+    return arrays
+
+
+# With NUMBA_DISABLE_JIT the loops run as Python, whose arrays have nothing to borrow.
+borrowed = _same if numba.config.DISABLE_JIT else _borrowed

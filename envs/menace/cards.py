@@ -718,7 +718,7 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
     AboveDeckAction(
         "Vigil",
         0,
-        1,
+        0,
         0,
         0,
         TARGET_NONE,
@@ -764,9 +764,7 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         "Add the top card of the EmMA deck, face down, to this round's played cards.",
         DESIGNED,
     ),
-    AboveDeckAction(
-        "Photosynthesis", 0, 2, 0, 0, TARGET_NONE, "Gain 1 Oxygen.", DESIGNED
-    ),
+    AboveDeckAction("Photosynthesis", 0, 0, 1, 0, TARGET_NONE, "Gain 1 Oxygen.", DESIGNED),
     AboveDeckAction(
         "Prune",
         0,
@@ -888,7 +886,7 @@ CHARACTERS: tuple[Character, ...] = (
         "Osric Vale",
         "Chaplain",
         (SERMON, VIGIL),
-        _cards(raise_morale=3, basic_repair=2, panic=2),
+        _cards(raise_morale=3, basic_repair=2, command=1, replicate=1),
         DESIGNED,
     ),
     Character(
@@ -916,7 +914,7 @@ CHARACTERS: tuple[Character, ...] = (
         "Juno Saar",
         "Botanist",
         (PHOTOSYNTHESIS, PRUNE),
-        _cards(raise_morale=3, basic_repair=2, panic=1, command=1),
+        _cards(raise_morale=3, basic_repair=2, replicate=1, command=1),
         DESIGNED,
     ),
     Character(

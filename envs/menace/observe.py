@@ -4,16 +4,64 @@ Seats are relative to the observer. Another seat's agenda, hand, deck and face-d
 appear only where the rules made them known: a revealed agenda, a Bloodwork reveal, or the
 observer's own Analyze, Surveillance, Intercept or Calibrate. The votes of the vote in progress
 stay hidden until all are cast; the Coward's side is shown to the Coward alone.
+
+Bloodwork, Surveillance and Intercept each belong to one character and are used at most once a
+round, so what each showed this round is about one seat: a seat one-hot and the card(s) seen.
+Only the owner of a knowledge ability can hold what it showed, so other observers never read
+those (large, mostly empty) parts of the record.
 """
+
+import numpy as np
 
 from ..core.jit import kernel
 from ..core.seats import relative
-from .cards import N_AGENDAS, N_CARD_TYPES, N_CHARACTERS, THE_COWARD
-from .rules import ABSTAINED, NOBODY, VETO_CHOICE, team_of
+from .cards import (
+    ANALYZE,
+    BLOODWORK,
+    CALIBRATE,
+    INTERCEPT,
+    N_AGENDAS,
+    N_CARD_TYPES,
+    N_CHARACTERS,
+    SURVEILLANCE,
+    THE_COWARD,
+)
+from .rules import (
+    ABSTAINED,
+    NOBODY,
+    PAST_COL_BALLOT,
+    PAST_COL_CALLER,
+    PAST_COL_EXILED,
+    PAST_COL_HELD,
+    PAST_COL_KILLED,
+    PAST_COL_PLAYED,
+    PAST_COL_REVEALED,
+    PICKING,
+    VETO_CHOICE,
+    team_of,
+)
 from .spec import N_WOUND_KINDS, observation_layout, state_layout
+from .tables import CHARACTER_ABILITIES
+
+
+def _owner(ability: int) -> int:
+    """The one character with this Above Deck Action: the only seat that can know what it shows."""
+    owners = np.flatnonzero((CHARACTER_ABILITIES == ability).any(axis=1))
+    assert len(owners) == 1, (
+        f"Above Deck Action {ability} must belong to exactly one character: the observation "
+        "shows what it revealed as that character's knowledge, about one seat a round"
+    )
+    return int(owners[0])
+
+
+_owner(BLOODWORK)  # its reveal is public, but also shown as one seat's this round
+ANALYST = _owner(ANALYZE)
+SURVEILLANT = _owner(SURVEILLANCE)
+INTERCEPTOR = _owner(INTERCEPT)
+CALIBRATOR = _owner(CALIBRATE)
 
 T = N_CARD_TYPES
-_OBS = observation_layout({"num_players": 4})
+_OBS = observation_layout({"num_players": 4, "table_talk": 1, "history_rounds": 1})
 _names = [p.name for p in _OBS.pieces]
 (
     OWN_AGENDA,
@@ -42,19 +90,29 @@ _names = [p.name for p in _OBS.pieces]
     REVEALED,
     BEING_REVEALED,
     RESOLUTION,
-    BLOODWORK,
+    BLOODWORK_SEAT,
+    BLOODWORK_CARD,
     SEEN_HAND,
-    SEEN_PLAYED,
-    SEEN_DECK_TOP,
+    SURVEILLED_SEAT,
+    SURVEILLED_CARDS,
+    INTERCEPTED_SEAT,
+    INTERCEPTED_CARD,
     SEEN_EMMA_TOP,
-    VOTE_CALLED,
+    VOTE_CALLER,
     BALLOTS,
     CLAIMS,
     ACCUSED,
     ACCUSED_CARD,
     DECKS,
+    PAST_ROUND,
+    PAST_REVEALED,
+    PAST_PLAYED,
+    PAST_VOTE_CALLER,
+    PAST_BALLOTS,
+    PAST_EXILED,
+    PAST_KILLED,
 ) = range(len(_names))
-assert _names[DECKS] == "decks" and _names[SEEN_HAND] == "seen_hand"
+assert _names[PAST_KILLED] == "past_killed" and _names[SEEN_HAND] == "seen_hand"
 
 
 @kernel
@@ -72,8 +130,9 @@ def observe(s, seat, out, off):
     out[off[OWN_AGENDA] + agenda] = 1.0
     if agenda == THE_COWARD:
         out[off[COWARD_SIDE] + s["coward_side"]] = 1.0
-    for ch in range(N_CHARACTERS):
-        out[off[CHARACTER_OFFER] + ch] = s["offer"][seat, ch]
+    if s["stage"] == PICKING:
+        for ch in range(N_CHARACTERS):
+            out[off[CHARACTER_OFFER] + ch] = s["offer"][seat, ch]
     for card in range(T):
         out[off[HAND] + card] = s["hand"][seat, card] * 0.125
         out[off[REVEALED] + card] = s["revealed_cards"][card] * 0.125
@@ -95,15 +154,19 @@ def observe(s, seat, out, off):
     out[off[RESOLUTION] + 1] = s["backstab_spent"]
     out[off[RESOLUTION] + 2] = s["brawl_spent"]
     out[off[RESOLUTION] + 3] = s["veto_armed"]
-    if s["seen_emma"][seat] >= 0:
+    # What abilities showed is read only by their owners: the others skip those record lines.
+    ch = s["character"][seat]
+    if ch == CALIBRATOR and s["seen_emma"][seat] >= 0:
         out[off[SEEN_EMMA_TOP] + s["seen_emma"][seat]] = 1.0
-    out[off[VOTE_CALLED]] = s["vote_called"]
+    if s["vote_caller"] != NOBODY:
+        out[off[VOTE_CALLER] + relative(s["vote_caller"], seat, n)] = 1.0
     out[off[DECKS] + 0] = s["emma_n"] * 0.05
     out[off[DECKS] + 1] = s["wound_deck_n"] * (1.0 / 15.0)
     # Views hoisted out of the seat loop: each record-field access rebuilds an array header.
     seen_hand, seen_played = s["seen_hand"][seat], s["seen_played"][seat]
     seen_top = s["seen_top"][seat]
     wound_list, used = s["wound_list"], s["used"]
+    analyst, searching, interceptor = ch == ANALYST, ch == SURVEILLANT, ch == INTERCEPTOR
     for r in range(n):
         j = seat + r - n if seat + r >= n else seat + r
         out[off[ALIVE] + r] = s["alive"][j]
@@ -125,27 +188,70 @@ def observe(s, seat, out, off):
         out[off[STATUS] + 4 * r + 3] = s["shielded"][j]
         out[off[PLAYED] + r] = s["played_n"][j] * (1.0 / 3.0)
         if s["bloodwork"][j] >= 0:
-            out[off[BLOODWORK] + r * T + s["bloodwork"][j]] = 1.0
-        if seen_hand[j, 0] >= 0:
+            out[off[BLOODWORK_SEAT] + r] = 1.0
+            out[off[BLOODWORK_CARD] + s["bloodwork"][j]] = 1.0
+        if analyst and seen_hand[j, 0] >= 0:
             for card in range(T):
                 out[off[SEEN_HAND] + r * T + card] = seen_hand[j, card] * 0.125
-        for card in range(T):
-            if seen_played[j, card]:
-                out[off[SEEN_PLAYED] + r * T + card] = seen_played[j, card] * 0.5
-        if seen_top[j] >= 0:
-            out[off[SEEN_DECK_TOP] + r * T + seen_top[j]] = 1.0
-        ballot = s["ballot"][j]
+        if r > 0 and searching:
+            for card in range(T):
+                if seen_played[j, card]:
+                    searching = False
+                    out[off[SURVEILLED_SEAT] + r] = 1.0
+                    for cd in range(T):
+                        out[off[SURVEILLED_CARDS] + cd] = seen_played[j, cd] * 0.5
+                    break
+        if interceptor and seen_top[j] >= 0:
+            out[off[INTERCEPTED_SEAT] + r] = 1.0
+            out[off[INTERCEPTED_CARD] + seen_top[j]] = 1.0
         if s["vote_called"] and (s["ballots_public"] or r == 0):
-            if ballot == ABSTAINED:
-                out[off[BALLOTS] + r * (n + 1) + n] = 1.0
-            elif ballot >= 0:
-                out[off[BALLOTS] + r * (n + 1) + relative(ballot, seat, n)] = 1.0
-        if 0 <= s["claim"][j] < 3:
-            out[off[CLAIMS] + r * 3 + s["claim"][j]] = 1.0
-        if 0 <= s["accused"][j] < n:
-            out[off[ACCUSED] + r * n + relative(s["accused"][j], seat, n)] = 1.0
-            if s["accused_card"][j] >= 0:
-                out[off[ACCUSED_CARD] + r * T + s["accused_card"][j]] = 1.0
+            write_ballot(s["ballot"][j], seat, n, out, off[BALLOTS] + r * (n + 1))
+        if s["table_talk"]:
+            if 0 <= s["claim"][j] < 3:
+                out[off[CLAIMS] + r * 3 + s["claim"][j]] = 1.0
+            if 0 <= s["accused"][j] < n:
+                out[off[ACCUSED] + r * n + relative(s["accused"][j], seat, n)] = 1.0
+                if s["accused_card"][j] >= 0:
+                    out[off[ACCUSED_CARD] + r * T + s["accused_card"][j]] = 1.0
+    observe_past_rounds(s, seat, out, off)
+
+
+@kernel
+def write_ballot(ballot, seat, n, out, at):
+    """One voter's row of a public vote: the seat voted for, or the last column for abstained."""
+    if ballot == ABSTAINED:
+        out[at + n] = 1.0
+    elif ballot >= 0:
+        out[at + relative(ballot, seat, n)] = 1.0
+
+
+@kernel
+def observe_past_rounds(s, seat, out, off):
+    """The last `history_rounds` rounds, most recent first (rows of the record's `past`)."""
+    n = s["num_players"]
+    past = s["past"]
+    for k in range(s["history_rounds"]):
+        row = past[k]
+        if not row[PAST_COL_HELD]:
+            return
+        out[off[PAST_ROUND] + k] = 1.0
+        for card in range(T):
+            out[off[PAST_REVEALED] + k * T + card] = row[PAST_COL_REVEALED + card] * 0.125
+        caller = row[PAST_COL_CALLER]
+        exiled, killed = row[PAST_COL_EXILED], row[PAST_COL_KILLED]
+        for r in range(n):
+            j = seat + r - n if seat + r >= n else seat + r
+            if row[PAST_COL_PLAYED + j]:
+                out[off[PAST_PLAYED] + k * n + r] = row[PAST_COL_PLAYED + j] * (1.0 / 3.0)
+            if caller != NOBODY:
+                at = off[PAST_BALLOTS] + (k * n + r) * (n + 1)
+                write_ballot(row[PAST_COL_BALLOT + j], seat, n, out, at)
+            if (exiled >> j) & 1:
+                out[off[PAST_EXILED] + k * n + r] = 1.0
+            if (killed >> j) & 1:
+                out[off[PAST_KILLED] + k * n + r] = 1.0
+        if caller != NOBODY:
+            out[off[PAST_VOTE_CALLER] + k * n + relative(caller, seat, n)] = 1.0
 
 
 _STATE = state_layout({"num_players": 4})

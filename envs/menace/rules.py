@@ -21,7 +21,7 @@ from ..core.record import make_dtype
 from ..core.rng import below, shuffle
 from . import cards as c
 from .actions import CARD, CLAIM, DRAW, MAX_PLAYERS, PASS, PICK, PLAY, SEAT, USE, YES
-from .spec import SPEC
+from .spec import MAX_HISTORY_ROUNDS, SPEC
 from .tables import (
     ABILITY_DISCARDS,
     ABILITY_ENERGY,
@@ -86,6 +86,18 @@ PAYING, TARGETING, FOLLOW_UP = 0, 1, 2
 NOBODY = -1
 ABSTAINED = -1
 DID_NOT_VOTE = -2
+
+# The public record of past rounds: row 0 is the round last ended, row k the one k rounds
+# before. The columns of a row:
+PAST_COL_REVEALED = 0  # + card type: cards revealed that round
+PAST_COL_PLAYED = PAST_COL_REVEALED + T  # + seat: Below Deck cards it played
+PAST_COL_BALLOT = PAST_COL_PLAYED + P  # + seat: whom it voted for, ABSTAINED or DID_NOT_VOTE
+PAST_COL_CALLER = PAST_COL_BALLOT + P  # who called the vote, NOBODY if no one did
+PAST_COL_EXILED = PAST_COL_CALLER + 1  # seats exiled, one bit each (seat 7 is the sign bit)
+PAST_COL_KILLED = PAST_COL_EXILED + 1  # seats killed, one bit each
+PAST_COL_HELD = PAST_COL_KILLED + 1  # 1 once the row holds a round
+PAST_WIDTH = 32
+assert PAST_COL_HELD < PAST_WIDTH
 
 DTYPE = make_dtype(
     SPEC,
@@ -174,6 +186,10 @@ DTYPE = make_dtype(
         ("accused", np.int8, (P,)),
         ("accused_card", np.int8, (P,)),
         ("eor_stage", np.int8),
+        ("vote_caller", np.int8),
+        ("round_exiled", np.uint8),  # seats exiled this round, one bit each
+        ("round_killed", np.uint8),  # seats killed this round, one bit each
+        ("past", np.int8, (MAX_HISTORY_ROUNDS, PAST_WIDTH)),  # rows: see PAST_COL_*
         # sides and goals
         ("menace_fallen", np.bool_),  # a Menace has been exiled or killed
         ("coward_side", np.int8),
@@ -325,6 +341,7 @@ def clear_table(s):
     s["claim"][:] = -1
     s["accused"][:] = NOBODY
     s["accused_card"][:] = -1
+    s["past"][:, :] = 0
     start_of_round_flags(s)
 
 
@@ -699,6 +716,7 @@ def kill(s, seat):
     s["alive"][seat] = False
     s["revealed"][seat] = True
     s["killed_this_round"] = True
+    s["round_killed"] |= 1 << seat
     if is_menace(s, seat):
         s["menace_fallen"] = True
     if seat == s["mission_leader"]:
@@ -727,6 +745,7 @@ def exile(s, seat):
     agenda = s["agenda"][seat]
     s["exiled"][seat] = True
     s["revealed"][seat] = True
+    s["round_exiled"] |= 1 << seat
     if is_menace(s, seat):
         s["menace_fallen"] = True
         s["menace_exiled"] = True
@@ -792,6 +811,9 @@ def start_of_round_flags(s):
     s["veto_armed"] = False
     s["veto_asked"] = False
     s["vote_called"] = False
+    s["vote_caller"] = NOBODY
+    s["round_exiled"] = 0
+    s["round_killed"] = 0
     s["claim"][:] = -1
     s["accused"][:] = NOBODY
     s["accused_card"][:] = -1
@@ -1331,6 +1353,7 @@ def next_call(s):
 @kernel
 def call_vote(s):
     s["vote_called"] = True
+    s["vote_caller"] = s["current_seat"]
     s["ballots_public"] = False
     s["ballot"][:] = DID_NOT_VOTE
     s["talk_pos"] = 0
@@ -1437,8 +1460,30 @@ def end_of_round(s):
         s["winner"] = -1
         s["rewards"][:] = 0.0
         return
+    remember_round(s)
     pass_mission_leader(s)
     start_round(s)
+
+
+@kernel
+def remember_round(s):
+    """The round just ended becomes row 0 of the public record and older rows move down one.
+    Only the rows the observation shows are kept: a shift of a few dozen bytes once a round,
+    so that every observation reads the rows it shows as one run of memory."""
+    past = s["past"]
+    for k in range(s["history_rounds"] - 1, 0, -1):
+        past[k, :] = past[k - 1, :]
+    row = past[0]
+    row[PAST_COL_REVEALED : PAST_COL_REVEALED + T] = s["revealed_cards"]
+    row[PAST_COL_PLAYED : PAST_COL_PLAYED + P] = s["played_n"]
+    if s["vote_called"]:
+        row[PAST_COL_BALLOT : PAST_COL_BALLOT + P] = s["ballot"]
+    else:
+        row[PAST_COL_BALLOT : PAST_COL_BALLOT + P] = DID_NOT_VOTE
+    row[PAST_COL_CALLER] = s["vote_caller"]
+    row[PAST_COL_EXILED] = np.int8(s["round_exiled"])
+    row[PAST_COL_KILLED] = np.int8(s["round_killed"])
+    row[PAST_COL_HELD] = 1
 
 
 # --- walking the game to the next decision -------------------------------------------------------

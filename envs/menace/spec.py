@@ -5,6 +5,7 @@ from .actions import ACTION_NAMES, MAX_PLAYERS
 from .cards import N_ABILITIES, N_AGENDAS, N_CARD_TYPES, N_CHARACTERS, N_WOUNDS
 
 MIN_PLAYERS = 4
+MAX_HISTORY_ROUNDS = 8  # the most past rounds an observation may show (`history_rounds`)
 
 # What the pending decision is about; one name per kind, in `rules.py`'s numbering.
 DECISION_NAMES = (
@@ -40,12 +41,21 @@ PARAMS = (
     Param("max_rounds", 40, 1, 1000, "rounds before the game is truncated as a draw (ruling: 40)"),
     Param("advanced", 0, 0, 1, "Advanced game: individual goals count", "bool"),
     Param("table_talk", 0, 0, 1, "structured claims and accusations before each vote", "bool"),
+    Param(
+        "history_rounds", 3, 0, MAX_HISTORY_ROUNDS,
+        "past rounds in the observation: revealed cards, who played, votes, exiles, deaths",
+    ),
 )
 
 
 def observation_layout(params: dict) -> Layout:
-    """One seat's view; seats are relative (0 = the observer, 1 = next clockwise, ...)."""
+    """One seat's view; seats are relative (0 = the observer, 1 = next clockwise, ...).
+
+    Table-talk pieces have no rows without `table_talk`; the past-round pieces have one row per
+    round of `history_rounds`, the last round ended first."""
     n = params["num_players"]
+    talk = n if params["table_talk"] else 0
+    k = params["history_rounds"]
     return Layout(
         (
             Piece("own_agenda", (N_AGENDAS,), "one-hot agenda of the observer"),
@@ -74,17 +84,29 @@ def observation_layout(params: dict) -> Layout:
             Piece("revealed", (N_CARD_TYPES,), "cards revealed this round by type / 8"),
             Piece("being_revealed", (N_CARD_TYPES,), "one-hot card revealed and awaiting a Veto"),
             Piece("resolution", (4,), "Replicate waiting, Backstab spent, Brawl spent, Veto armed"),
-            Piece("bloodwork", (n, N_CARD_TYPES), "card each seat revealed by Bloodwork this round"),
+            Piece("bloodwork_seat", (n,), "one-hot: who revealed a card by Bloodwork this round"),
+            Piece("bloodwork_card", (N_CARD_TYPES,), "one-hot: the card it revealed"),
             Piece("seen_hand", (n, N_CARD_TYPES), "hand the observer saw by Analyze, / 8"),
-            Piece("seen_played", (n, N_CARD_TYPES), "cards the observer saw by Surveillance, / 2"),
-            Piece("seen_deck_top", (n, N_CARD_TYPES), "deck tops the observer saw by Intercept"),
+            Piece("surveilled_seat", (n,), "one-hot: whose face-down cards the observer saw by "
+                  "Surveillance this round"),
+            Piece("surveilled_cards", (N_CARD_TYPES,), "those cards by type / 2"),
+            Piece("intercepted_seat", (n,), "one-hot: whose deck top the observer saw by "
+                  "Intercept this round"),
+            Piece("intercepted_card", (N_CARD_TYPES,), "one-hot: that card"),
             Piece("seen_emma_top", (N_CARD_TYPES,), "EmMA top card the observer saw by Calibrate"),
-            Piece("vote_called", (1,), "a vote is being held this round"),
-            Piece("ballots", (n, n + 1), "last vote: whom each seat voted for, or abstained"),
-            Piece("claims", (n, 3), "table talk this round: Good, Neutral, Bad claimed"),
-            Piece("accused", (n, n), "table talk this round: whom each seat accused"),
-            Piece("accused_card", (n, N_CARD_TYPES), "table talk: of which card"),
+            Piece("vote_caller", (n,), "one-hot: who called this round's vote"),
+            Piece("ballots", (n, n + 1), "this round's vote: for whom, or abstained"),
+            Piece("claims", (talk, 3), "table talk this round: Good, Neutral, Bad claimed"),
+            Piece("accused", (talk, n), "table talk this round: whom each seat accused"),
+            Piece("accused_card", (talk, N_CARD_TYPES), "table talk: of which card"),
             Piece("decks", (2,), "EmMA deck / 20, wound deck / 15"),
+            Piece("past_round", (k,), "1 where the game has had that round"),
+            Piece("past_revealed", (k, N_CARD_TYPES), "cards revealed in that round by type / 8"),
+            Piece("past_played", (k, n), "Below Deck cards each seat played that round / 3"),
+            Piece("past_vote_caller", (k, n), "one-hot: who called that round's vote"),
+            Piece("past_ballots", (k, n, n + 1), "that round's vote: for whom, or abstained"),
+            Piece("past_exiled", (k, n), "seats exiled that round"),
+            Piece("past_killed", (k, n), "seats killed that round"),
         )
     )
 
@@ -123,7 +145,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="menace",
-    version=0,
+    version=2,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,

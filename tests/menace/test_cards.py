@@ -113,3 +113,22 @@ def test_names_are_unique():
         cards.WOUND_NAMES,
     ):
         assert len(set(names)) == len(names)
+
+
+def test_characters_that_gain_oxygen_carry_no_bad_card():
+    """Moxie (printed), Vigil and Photosynthesis give the Crew Oxygen; a Bad card on the same
+    character would make it the Menace's pick as well (balance notes in docs/rules/menace.md)."""
+    gains = {cards.MOXIE, cards.VIGIL, cards.PHOTOSYNTHESIS}
+    holders = [ch for ch in cards.CHARACTERS if gains & set(ch.abilities)]
+    assert [ch.name for ch in holders] == ["Martella Isodorus", "Osric Vale", "Juno Saar"]
+    for character in holders:
+        bad = [k for k in character.cards if cards.BELOW_DECK_CARDS[k].category == cards.BAD]
+        assert bad == [], character.name
+
+
+def test_oxygen_abilities_cost_no_energy():
+    """Energy is the Crew's goal: an Oxygen ability paid in Energy only undoes a Repair."""
+    for ability in (cards.VIGIL, cards.PHOTOSYNTHESIS):
+        action = cards.ABOVE_DECK_ACTIONS[ability]
+        assert action.energy_cost == 0 and action.oxygen_cost == 0, action.name
+    assert cards.ABOVE_DECK_ACTIONS[cards.PHOTOSYNTHESIS].discard_cost == 1

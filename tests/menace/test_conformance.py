@@ -65,12 +65,15 @@ def test_mask_is_the_legal_set():
 
 
 def test_hidden_facts_do_not_reach_another_seat():
-    """Re-deal what seat 0 cannot see (others' hands, decks, agendas); its view is unchanged."""
-    vec = make_vec("menace", 4, seed=11, num_players=6)
+    """Re-deal what seat 0 cannot see (others' hands, decks, agendas, face-down cards and
+    secret ballots); its view, past rounds included, is unchanged."""
+    vec = make_vec("menace", 32, seed=11, num_players=6)
     rng = np.random.default_rng(0)
-    for _ in range(60):
+    for _ in range(150):
         vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_mask]))
     before = vec.observe(0)
+    past = vec.observation_layout.split(before)
+    assert past["past_round"][:, 1].any() and past["past_ballots"].any()  # history is covered
     for b in range(vec.num_envs):
         s = vec.records[b]
         hidden = [seat for seat in range(1, 6) if not s["revealed"][seat]]
@@ -78,6 +81,11 @@ def test_hidden_facts_do_not_reach_another_seat():
         for seat in range(1, 6):
             s["deck"][seat, :] = rng.integers(0, 11, size=s["deck"].shape[1])
             s["hand"][seat, :] = np.roll(s["hand"][seat, :], 1)
+            s["played"][seat, :] = np.roll(s["played"][seat, :], 1)
+            if s["vote_called"] and not s["ballots_public"] and s["ballot"][seat] >= -1:
+                s["ballot"][seat] = -1 if s["ballot"][seat] >= 0 else 0
+        unrevealed = s["pool"][s["reveal_pos"] + 1 : s["pool_n"]]
+        unrevealed[:] = np.roll(unrevealed, 1)
     assert np.array_equal(before, vec.observe(0))
 
 

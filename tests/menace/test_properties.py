@@ -27,7 +27,7 @@ def test_heuristic_plays_only_legal_actions_to_the_end(num_players):
 
 
 # Seeds chosen for long games the Crew wins, so that most rules come up.
-@pytest.mark.parametrize("num_players,seed", [(4, 23), (8, 33)])
+@pytest.mark.parametrize("num_players,seed", [(4, 14), (8, 33)])
 def test_golden_playthrough(num_players, seed):
     """A seeded game between heuristics, every seat's view at every decision.
     Set UPDATE_GOLDEN=1 to rewrite the files after a deliberate change (and bump the version)."""

@@ -518,9 +518,10 @@ def test_sermon_removes_a_wound_for_a_discard():
     assert s["wound_deck"][0] == c.FLESH_WOUND  # under the wound deck
 
 
-def test_vigil_gains_oxygen_when_no_one_was_killed():
-    s = table(characters=(10, 4, 5, 7), energy=1, oxygen=5)[0]
+def test_vigil_costs_nothing_and_gains_oxygen_when_no_one_was_killed():
+    s = table(characters=(10, 4, 5, 7), energy=0, oxygen=5)[0]
     no_emma(s)
+    assert "use ability 2" in legal(s)  # no Energy needed
     act(s, "use ability 2", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
     assert s["energy"] == 0 and s["oxygen"] == 6 and s["round"] == 2
 
@@ -532,7 +533,7 @@ def test_vigil_gains_nothing_when_someone_was_killed():
     act(s, "use ability 2", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
     assert not s["alive"][1]
     act(s, "pass")  # The Vengeant declines its ability
-    assert s["oxygen"] == 5 - 2 and s["round"] == 2  # killed Crew -2, no Vigil
+    assert s["oxygen"] == 5 - 2 and s["energy"] == 1 and s["round"] == 2  # killed Crew -2
 
 
 def test_scrap_turns_two_discards_into_energy():
@@ -569,10 +570,19 @@ def test_emergency_protocol_adds_the_emma_top_card_to_the_round():
     assert s["pool_seat"][0] == rules.NOBODY and s["emma_n"] == 1
 
 
-def test_photosynthesis_turns_energy_into_oxygen():
-    s = table(characters=(14, 4, 5, 7), energy=3, oxygen=5)[0]
+def test_photosynthesis_turns_a_discard_into_oxygen():
+    s = table(characters=(14, 4, 5, 7), hands={0: [BR, AB]}, energy=3, oxygen=5)[0]
     act(s, "use ability 1")
-    assert (s["energy"], s["oxygen"]) == (1, 6)
+    assert decision(s) == (rules.PAY_DISCARD, 0)
+    act(s, "card Airlock Breach")
+    assert (s["energy"], s["oxygen"]) == (3, 6)  # no Energy paid
+    assert s["hand"][0, BR] == 1 and s["hand_n"][0] == 1
+    assert decision(s) == (rules.TURN, 1)
+
+
+def test_photosynthesis_needs_a_card_to_discard():
+    s = table(characters=(14, 4, 5, 7), energy=3, oxygen=5)[0]
+    assert "use ability 1" not in legal(s)
 
 
 def test_prune_discards_a_random_card_from_a_hand():
@@ -695,12 +705,13 @@ def test_the_idealist_costs_one_oxygen_when_exiled():
 
 def test_the_steward_keeps_its_above_deck_actions_when_exiled():
     agendas = (c.THE_CONTAGION, c.THE_STEWARD, c.THE_RESOLUTE, c.THE_WITNESS)
-    s = table(agendas=agendas, characters=(5, 14, 14, 14), energy=4, oxygen=8)[0]
+    hands = {1: [RM], 2: [RM]}
+    s = table(agendas=agendas, characters=(5, 14, 14, 14), hands=hands, energy=4, oxygen=8)[0]
     rules.exile(s, 1)
     rules.exile(s, 2)
     act(s, "draw")
     assert decision(s) == (rules.TURN, 1) and "use ability 1" in legal(s)
-    act(s, "use ability 1")
+    act(s, "use ability 1", "card Raise Morale")
     assert decision(s) == (rules.TURN, 2) and "use ability 1" not in legal(s)
 
 
@@ -771,7 +782,7 @@ def test_advanced_game_coward_must_never_be_exiled_and_menace_needs_no_goal():
 
 def test_table_talk_claims_and_accusations_are_public_before_the_vote():
     from envs.menace.observe import observe
-    from envs.menace.spec import observation_layout
+    from envs.menace.spec import SPEC
 
     s = table(emma=[RM] * 20, oxygen=6, table_talk=1)[0]
     act(s, "draw", "draw", "draw", "draw", "yes")
@@ -787,7 +798,7 @@ def test_table_talk_claims_and_accusations_are_public_before_the_vote():
     assert decision(s) == (rules.VOTE, 0)
     assert list(s["claim"][:4]) == [c.BAD, 3, c.GOOD, c.NEUTRAL]
     assert s["accused"][0] == 2 and s["accused_card"][0] == AB
-    layout = observation_layout({"num_players": 4})
+    layout = SPEC.observation_layout(SPEC.resolve(num_players=4, table_talk=1))
     out = np.zeros(layout.size, np.float32)
     observe(s, 1, out, layout.offsets)  # seat 1 sees seat 0 (its +3) accuse seat 2 (its +1)
     view = layout.split(out)
