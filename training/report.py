@@ -30,7 +30,8 @@ def report(run: str, num_players: int, games: int, seed: int, greedy: bool = Fal
     untrained = impostor.metadata["args"].get("fixed_teams", {})  # not trained in this run
     matches = [("heuristic crew vs heuristic impostor", {"crew": heuristic, "impostor": heuristic})]
     if "crew" not in untrained:
-        matches.append(("trained crew vs heuristic impostor", {"crew": crew, "impostor": heuristic}))
+        matches.append(("trained crew vs heuristic impostor",
+                        {"crew": crew, "impostor": heuristic}))
     if "impostor" not in untrained:
         matches.append(("heuristic crew vs trained impostor",
                         {"crew": heuristic, "impostor": impostor}))
