@@ -1,5 +1,8 @@
 """The compile helpers of envs/core/jit.py."""
 
+import subprocess
+import sys
+
 import numba
 import numpy as np
 import pytest
@@ -30,3 +33,34 @@ def test_borrowed_takes_only_a_tuple_of_arrays():
 
     with pytest.raises(Exception, match="tuple of arrays"):
         bad(np.zeros(2))
+
+
+_TWO_THREADS = """
+import threading
+import numpy as np
+import envs
+from agents.policy import RandomPolicy
+
+def play(seed, out):
+    vec, policy = envs.make_vec("amongus", 512, seed=seed), RandomPolicy(seed)
+    for _ in range(100):
+        vec.step(policy.act(vec.observation, vec.action_mask))
+    out[seed] = vec.observation.copy()
+
+alone, together = {}, {}
+for seed in (0, 1):
+    play(seed, alone)
+threads = [threading.Thread(target=play, args=(seed, together)) for seed in (0, 1)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+assert all(np.array_equal(alone[s], together[s]) for s in (0, 1))
+"""
+
+
+def test_two_python_threads_may_step_large_batches_at_once():
+    """numba's workqueue pool aborts the process when two threads launch parallel loops at
+    once; the engine must make the second wait. Run in a child so an abort fails this test."""
+    done = subprocess.run([sys.executable, "-c", _TWO_THREADS], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]

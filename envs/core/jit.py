@@ -12,8 +12,10 @@ switches: any edit or switch gives a fresh directory, and a stale build is never
 ``NUMBA_CACHE_DIR`` set by the user is respected as it is.
 """
 
+import functools
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 import numba
@@ -41,11 +43,14 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 # whose idle threads spin before they sleep. Every step is a parallel region that waits for
 # all its threads; on a machine shared with other busy processes, spinning threads lose their
 # turns to them and the loop crawls. Measured side by side on 2 CPUs at load 7, B=4096:
-# OpenMP 0.13-0.17M agent-steps/s (below one thread's 0.8-0.9M), this pool 0.7-1.4M. The pool
-# does not take parallel loops launched from two Python threads at once; a user who needs
-# that sets NUMBA_THREADING_LAYER (omp or tbb), which is respected as it is.
+# OpenMP 0.13-0.17M agent-steps/s (below one thread's 0.8-0.9M), this pool 0.7-1.4M.
+# NUMBA_THREADING_LAYER set by the user is respected as it is.
 if not os.environ.get("NUMBA_THREADING_LAYER"):
     numba.config.THREADING_LAYER = "workqueue"
+
+# The workqueue pool runs one parallel loop at a time: a loop launched from a second Python
+# thread meanwhile aborts the whole process. Under this lock the second one waits instead.
+_ONE_LOOP_AT_A_TIME = threading.Lock() if numba.config.THREADING_LAYER == "workqueue" else None
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
 njit = numba.njit(**_OPTIONS)
@@ -58,8 +63,17 @@ def kernel(fn):
 
 
 def parallel_kernel(fn):
-    """Compile a batch loop whose ``prange`` is spread over threads."""
-    return numba.njit(parallel=True, **_OPTIONS)(fn)
+    """Compile a batch loop whose ``prange`` is spread over threads (called from Python only)."""
+    compiled = numba.njit(parallel=True, **_OPTIONS)(fn)
+    if _ONE_LOOP_AT_A_TIME is None:
+        return compiled
+
+    @functools.wraps(fn)
+    def run(*args):
+        with _ONE_LOOP_AT_A_TIME:
+            return compiled(*args)
+
+    return run
 
 
 @intrinsic
