@@ -52,7 +52,8 @@ def cmd_play(args) -> int:
     params = _params(args.param)
     if args.players is not None:
         params["num_players"] = args.players
-    play(args.game, args.seat, opponents=args.opponents, seed=args.seed, **params)
+    opponents = args.opponents or ["heuristic"]
+    play(args.game, args.seat, opponents=opponents, seed=args.seed, **params)
     return 0
 
 
@@ -89,7 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--seat", type=int, default=0)
     play.add_argument("--players", type=int, default=None)
     play.add_argument(
-        "--opponents", default="heuristic", help="random, heuristic, or a checkpoint file"
+        "--opponents",
+        action="append",
+        metavar="[TEAM=]NAME",
+        help="random, heuristic, or a checkpoint file (it plays the team it was trained for); "
+        "TEAM=NAME for one team; repeatable; teams not named: heuristic",
     )
     play.add_argument("--param", action="append", metavar="NAME=VALUE", help="a game parameter")
     play.add_argument("--seed", type=int, default=0)

@@ -2,27 +2,74 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 import envs
 from agents import make_policy
-from agents.policy import choose
+from agents.checkpoint import load_checkpoint
 from agents.human import HumanPolicy
+from agents.neural import load_policy
+from agents.policy import Policy, choose
 
 
-def play(game: str, seat: int, opponents: str = "heuristic", seed: int = 0, read=input, **params):
+def opponent_policies(
+    opponents: str | list[str], spec, params: dict, seed: int = 0
+) -> dict[str, Policy]:
+    """One policy per team from ``NAME`` or ``TEAM=NAME`` items (``heuristic`` if unnamed).
+
+    A bare ``random`` or ``heuristic`` plays every team not named; a bare checkpoint plays
+    only the team it was trained for, since a crew network in a menace seat would read an
+    observation it never learnt to act on.
+    """
+    items = [opponents] if isinstance(opponents, str) else list(opponents)
+    named: dict[str, str] = {}
+    default = "heuristic"
+    for item in items:
+        team, sep, name = item.rpartition("=")
+        if not sep and Path(name).suffix == ".pt":
+            team = load_checkpoint(name)["metadata"]["team"]
+        if not sep and not team:
+            default = name
+            continue
+        if team not in spec.teams:
+            raise ValueError(f"no team {team!r} in {spec.name}; teams are {list(spec.teams)}")
+        named[team] = name
+    policies = {}
+    for team in spec.teams:
+        name = named.get(team, default)
+        if Path(name).suffix == ".pt":
+            policies[team] = load_policy(name, spec.name, team=team, seed=seed, **params)
+        else:
+            policies[team] = make_policy(name, spec, params, seed)
+    return policies
+
+
+def play(
+    game: str,
+    seat: int,
+    opponents: str | list[str] = "heuristic",
+    seed: int = 0,
+    read=input,
+    **params,
+):
     vec = envs.make_vec(game, 1, seed=seed, **params)
     if not 0 <= seat < vec.num_players:
         raise ValueError(f"seat must be in [0, {vec.num_players}), got {seat}")
-    others = make_policy(opponents, vec.spec, vec.params, seed)
+    others = opponent_policies(opponents, vec.spec, vec.params, seed)
     human = HumanPolicy(vec.spec.action_names, lambda: vec.render(0, seat), read=read)
     team = vec.spec.teams[vec.teams()[0, seat]]
     print(f"You are player_{seat} ({team}).")
     while True:
-        policy = human if vec.current_seat[0] == seat else others
-        who = np.array([[0, vec.current_seat[0]]])  # game slot 0, the seat to decide
+        deciding = vec.current_seat[0]
+        if deciding == seat:
+            policy = human
+        else:  # the deciding seat's team as the game stands (a Coward may have changed sides)
+            policy = others[vec.spec.teams[vec.teams()[0, deciding]]]
+        who = np.array([[0, deciding]])  # game slot 0, the seat to decide
         action = choose(policy, vec.observation, vec.action_mask, who)
-        if policy is others:
+        if policy is not human:
             print(f"player_{vec.current_seat[0]}: {vec.spec.action_names[action[0]]}")
         rewards, terminated, truncated = vec.step(np.asarray(action, np.int64))
         if terminated[0] or truncated[0]:

@@ -10,6 +10,8 @@ import torch
 import envs
 from agents.checkpoint import CheckpointError, load_checkpoint, save_policy
 from agents.neural import NeuralPolicy, load_policy
+from agents.policy import RandomPolicy
+from evaluation.play import opponent_policies
 from training.ppo import Args, latest_checkpoint, train
 
 
@@ -110,3 +112,19 @@ def test_bad_arguments_are_named():
         train(Args(num_envs=0))
     with pytest.raises(ValueError, match="opponent_share"):
         train(Args(opponent_share=1.5))
+
+
+def test_play_opponents_give_each_team_its_own_policy(tiny_run):
+    _, paths = tiny_run
+    spec, params = envs.registry["amongus"], envs.registry["amongus"].resolve(num_players=4)
+    # a bare checkpoint plays the team it was trained for; a bare name every other team
+    policies = opponent_policies([str(paths["impostor"]), "random"], spec, params)
+    assert isinstance(policies["impostor"], NeuralPolicy)
+    assert isinstance(policies["crew"], RandomPolicy)
+    policies = opponent_policies(["crew=" + str(paths["crew"])], spec, params)
+    assert isinstance(policies["crew"], NeuralPolicy)
+    assert type(policies["impostor"]).__name__ == "AmongUsHeuristic"
+    with pytest.raises(ValueError, match="no team 'menace' in amongus"):
+        opponent_policies(["menace=heuristic"], spec, params)
+    with pytest.raises(ValueError, match="is for team 'impostor', not 'crew'"):
+        opponent_policies(["crew=" + str(paths["impostor"])], spec, params)
