@@ -1,11 +1,11 @@
 """The learning report for ``docs/training.md``: trained teams against the scripted heuristic.
 
-    python -m training.report runs/amongus6-report --players 6 --games 20000
+    python -m training.report runs/amongus6-report --games 20000
 
-Three matches of Among Us, each seat driven by its team's policy: heuristic vs heuristic (the
-reference), trained crew vs heuristic impostor, heuristic crew vs trained impostor (a team the
-run did not train, ``--fixed``, has no row). Win rates
-carry Wilson 95% intervals (``evaluation.match``).
+The game and its parameters are the run's own (read from its checkpoints). One match with the
+heuristic on every side (the reference), then for each team the run trained, that team's
+policy against the heuristic on every other side (a team the run did not train, ``--fixed``,
+has no row). Win rates carry Wilson 95% intervals (``evaluation.match``).
 """
 
 from __future__ import annotations
@@ -15,55 +15,61 @@ import json
 from pathlib import Path
 
 import envs
-from agents.amongus_heuristic import AmongUsHeuristic
+from agents import make_policy
+from agents.checkpoint import load_checkpoint
 from agents.neural import load_policy
 from evaluation.match import play_match
 from training.ppo import latest_checkpoint
 
 
-def report(run: str, num_players: int, games: int, seed: int, greedy: bool = False) -> list[dict]:
+def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
     where = latest_checkpoint(Path(run))
-    params = {"num_players": num_players}
-    heuristic = AmongUsHeuristic(envs.registry["amongus"], params)
-    crew, impostor = (load_policy(where / f"{team}.pt", "amongus", team=team, greedy=greedy,
-                                  seed=seed, **params) for team in ("crew", "impostor"))
-    untrained = impostor.metadata["args"].get("fixed_teams", {})  # not trained in this run
-    matches = [("heuristic crew vs heuristic impostor", {"crew": heuristic, "impostor": heuristic})]
-    if "crew" not in untrained:
-        matches.append(("trained crew vs heuristic impostor",
-                        {"crew": crew, "impostor": heuristic}))
-    if "impostor" not in untrained:
-        matches.append(("heuristic crew vs trained impostor",
-                        {"crew": heuristic, "impostor": impostor}))
+    team_file = next(p for p in sorted(where.glob("*.pt")) if p.name != "trainer.pt")
+    metadata = load_checkpoint(team_file)["metadata"]
+    game, params = metadata["game"], metadata["params"]
+    spec = envs.registry[game]
+    heuristic = make_policy("heuristic", spec, params, seed)
+    untrained = metadata["args"].get("fixed_teams", {})  # not trained in this run
+    matches = [(f"heuristic {' vs heuristic '.join(spec.teams)}",
+                {team: heuristic for team in spec.teams})]
+    for team in spec.teams:
+        if team in untrained:
+            continue
+        trained = load_policy(where / f"{team}.pt", game, team=team, greedy=greedy, seed=seed,
+                              **params)
+        label = " vs ".join(("trained " if t == team else "heuristic ") + t for t in spec.teams)
+        matches.append((label, {t: trained if t == team else heuristic for t in spec.teams}))
     rows = []
     for label, policies in matches:
-        result = play_match("amongus", policies, games, seed=seed, **params)
-        rows.append({"match": label, "checkpoint": str(where), **result.as_dict()})
+        result = play_match(game, policies, games, seed=seed, **params)
+        rows.append({"match": label, "game": game, "params": params, "checkpoint": str(where),
+                     **result.as_dict()})
     return rows
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m training.report")
     parser.add_argument("run", help="run directory (its latest checkpoint) or checkpoint dir")
-    parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=12345, help="games unseen in training")
     parser.add_argument("--greedy", action="store_true",
                         help="trained policies take their most likely action (default: sample)")
     parser.add_argument("--json", action="store_true")
     ns = parser.parse_args(argv)
-    rows = report(ns.run, ns.players, ns.games, ns.seed, ns.greedy)
+    rows = report(ns.run, ns.games, ns.seed, ns.greedy)
     if ns.json:
         print(json.dumps(rows, indent=2))
         return
-    print("| match | games | crew wins (95% CI) | impostor wins (95% CI) | draws |")
-    print("|---|---|---|---|---|")
+    teams = envs.registry[rows[0]["game"]].teams
+    print(f"{rows[0]['game']} {rows[0]['params']}")
+    print("| match | games | " + " | ".join(f"{t} wins (95% CI)" for t in teams) + " | draws |")
+    print("|---|---|" + "---|" * len(teams) + "---|")
     for r in rows:
         cells = []
-        for team in ("crew", "impostor"):
+        for team in teams:
             lo, hi = r["interval95"][team]
             cells.append(f"{r['win_rate'][team]:.3f} [{lo:.3f}, {hi:.3f}]")
-        print(f"| {r['match']} | {r['games']} | {cells[0]} | {cells[1]} | "
+        print(f"| {r['match']} | {r['games']} | {' | '.join(cells)} | "
               f"{r['draws'] / r['games']:.3f} |")
 
 
