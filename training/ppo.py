@@ -401,14 +401,42 @@ def imitate(env, teacher, fixed: dict, team_group, models, optimizers, args: Arg
     return loss.item()
 
 
-def ppo_update(model, optimizer, batch: dict, args: Args, clock: Clock, sequences=None) -> dict:
-    """Clipped PPO on one team's transitions; the stored masks rebuild the same distribution.
+class Minibatches:
+    """Minibatch rows gathered straight from the flat rollout tensors into buffers reused from
+    one minibatch to the next.
 
-    Feed-forward: minibatches are random transitions. Recurrent (``sequences`` from
-    ``seat_sequences``): minibatches are random (game, seat) columns, run through time.
+    Gathering a team's rows into a batch first and then each minibatch from that batch copied
+    every transition once more per update, and each fresh multi-megabyte tensor paid its page
+    faults again; with Menace's 741-wide observations those copies were about a fifth of the
+    trainer's wall time. A minibatch is consumed (forward, backward, optimiser step) before the
+    next one overwrites the buffers.
     """
-    n = batch["actions"].shape[0]
-    units = n if sequences is None else sequences[0].shape[1]
+
+    def __init__(self, rollout: dict[str, torch.Tensor]):  # each [T * B, ...]
+        self.rollout = rollout
+        self.buffers: dict[str, torch.Tensor] = {}
+
+    def __call__(self, rows: torch.Tensor) -> dict[str, torch.Tensor]:  # [N] flat rollout rows
+        n = rows.numel()
+        out = {}
+        for key, source in self.rollout.items():
+            buffer = self.buffers.get(key)
+            if buffer is None or buffer.shape[0] < n:
+                buffer = self.buffers[key] = source.new_empty((n, *source.shape[1:]))
+            out[key] = torch.index_select(source, 0, rows, out=buffer[:n])
+        return out
+
+
+def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: Args,
+               clock: Clock, sequences=None) -> dict:
+    """Clipped PPO on one team's transitions, the flat rollout rows ``rows [N]``; the stored
+    masks rebuild the same distribution.
+
+    Feed-forward: minibatches are random transitions. Recurrent (``sequences``: the index of
+    ``seat_sequences`` translated to flat rollout rows, and its restarts): minibatches are
+    random (game, seat) columns, run through time.
+    """
+    units = rows.numel() if sequences is None else sequences[0].shape[1]
     minibatch = max(1, units // args.num_minibatches)
     stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clipfrac": []}
     for _ in range(args.update_epochs):
@@ -417,16 +445,17 @@ def ppo_update(model, optimizer, batch: dict, args: Args, clock: Clock, sequence
         for start in range(0, units, minibatch):
             chosen = order[start : start + minibatch]
             if sequences is None:
-                mb = chosen
+                mb = gather(rows[chosen])
             else:
                 with clock.net():
                     index, restart = sequences[0][:, chosen], sequences[1][:, chosen]
-                    mb, logits = recurrent_logits(model, batch["obs"], batch["memory_in"],
-                                                  index, restart)
-            obs, mask = batch["obs"][mb], batch["mask"][mb]
-            critic_in = batch["critic_in"][mb] if "critic_in" in batch else obs
-            actions, old_logp = batch["actions"][mb], batch["logp"][mb]
-            adv, ret, old_v = batch["advantages"][mb], batch["returns"][mb], batch["values"][mb]
+                    flat_rows, logits = recurrent_logits(
+                        model, gather.rollout["obs"], gather.rollout["memory_in"], index, restart)
+                mb = gather(flat_rows)
+            obs, mask = mb["obs"], mb["mask"]
+            critic_in = obs if "state" not in mb else torch.cat([obs, mb["state"]], 1)
+            actions, old_logp = mb["actions"], mb["logp"]
+            adv, ret, old_v = mb["advantages"], mb["returns"], mb["values"]
             with clock.net():
                 if sequences is None:
                     logits, _ = model.actor_step(obs)
@@ -525,6 +554,8 @@ def train(args: Args) -> dict[str, Path]:
     logp_t, values_t = torch.zeros((T, B)), torch.zeros((T, B))
     obs_np, mask_np, actions_np = obs_t.numpy(), mask_t.numpy(), actions_t.numpy()
     logp_np, values_np = logp_t.numpy(), values_t.numpy()
+    advantages_t, returns_t = torch.zeros((T, B)), torch.zeros((T, B))
+    advantages_np, returns_np = advantages_t.numpy(), returns_t.numpy()
     rewards_np = np.zeros((T, B), np.float32)
     done_np = np.zeros((T, B), np.bool_)
     seat_np = np.zeros((T, B), np.int64)
@@ -542,6 +573,13 @@ def train(args: Args) -> dict[str, Path]:
     memory = torch.zeros((len(groups), B, P, M))
     frozen_memory = torch.zeros((len(groups), B, P, M))
     memory_in_t = torch.zeros((T, B, M))
+    rollout = {"obs": obs_t, "mask": mask_t, "actions": actions_t, "logp": logp_t,
+               "values": values_t, "advantages": advantages_t, "returns": returns_t}
+    if state_t is not None:
+        rollout["state"] = state_t
+    if M:
+        rollout["memory_in"] = memory_in_t
+    gather = Minibatches({k: v.flatten(0, 1) for k, v in rollout.items()})
 
     def forward(g: int, frozen: bool, t: int, idx: np.ndarray):
         """Sample actions for rows ``idx`` of step ``t``; store them (and log-prob, value)."""
@@ -655,38 +693,24 @@ def train(args: Args) -> dict[str, Path]:
                             it = torch.from_numpy(idx)
                             value = models[g].value(critic_in.index_select(0, it))
                             bootstrap[idx, p] = value.numpy()
-        advantages, returns = per_seat_gae(rewards_np, values_np, done_np, seat_np, bootstrap,
-                                           args.gamma, args.gae_lambda)
+        advantages_np[:], returns_np[:] = per_seat_gae(
+            rewards_np, values_np, done_np, seat_np, bootstrap, args.gamma, args.gae_lambda)
 
         # --- update each team on its own live transitions ---------------------------------------
-        flat_obs, flat_mask = obs_t.reshape(T * B, D), mask_t.reshape(T * B, A)
-        flat_state = state_t.reshape(T * B, -1) if state_t is not None else None
         update_stats = {}
         for g, name in enumerate(groups):
             rows_g = np.flatnonzero(learn_np.reshape(-1) & (group_np.reshape(-1) == g))
             if rows_g.size == 0:
                 continue
-            idx = torch.from_numpy(rows_g)
-            batch = {
-                "obs": flat_obs.index_select(0, idx),
-                "mask": flat_mask.index_select(0, idx),
-                "actions": actions_t.reshape(-1).index_select(0, idx),
-                "logp": logp_t.reshape(-1).index_select(0, idx),
-                "values": values_t.reshape(-1).index_select(0, idx),
-                "advantages": torch.from_numpy(advantages.reshape(-1)).index_select(0, idx),
-                "returns": torch.from_numpy(returns.reshape(-1)).index_select(0, idx),
-            }
-            if flat_state is not None:
-                batch["critic_in"] = torch.cat([batch["obs"], flat_state.index_select(0, idx)], 1)
             sequences = None
             if M:
-                batch["memory_in"] = memory_in_t.reshape(T * B, M).index_select(0, idx)
                 index, restart = seat_sequences(rows_g, B, seat_np, done_np)
-                sequences = (torch.from_numpy(index), torch.from_numpy(restart))
+                sequences = (torch.from_numpy(np.where(index >= 0, rows_g[index], -1)),
+                             torch.from_numpy(restart))
             models[g].train()
-            update_stats[name] = ppo_update(models[g], optimizer=optimizers[g], batch=batch,
-                                            args=args, clock=clock, sequences=sequences)
-            counters["group_steps"][g] += int(idx.numel())
+            update_stats[name] = ppo_update(models[g], optimizers[g], gather,
+                                            torch.from_numpy(rows_g), args, clock, sequences)
+            counters["group_steps"][g] += int(rows_g.size)
         counters["global_step"] += T * B
         counters["updates"] += 1
         if counters["updates"] % args.snapshot_every == 0:
