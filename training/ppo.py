@@ -169,8 +169,10 @@ class Args:
 
 
 class Clock:
-    """Splits wall time into network work (forward passes, sampling, backward, optimiser) and
-    everything else (engine, masks, bookkeeping), the figure the performance target is about.
+    """Splits wall time into network work (forward passes, the masked distribution and
+    sampling, backward, optimiser) and everything else (engine, masks, bookkeeping: gathering
+    the network's input rows, storing its outputs, scripted players' decisions), the figure the
+    performance target is about.
 
     ``restart()`` after the first update drops numba's and torch's one-off compilation and
     warm-up from the rates. Process CPU time is kept too: on a shared machine, steps per
@@ -447,8 +449,8 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
             if sequences is None:
                 mb = gather(rows[chosen])
             else:
+                index, restart = sequences[0][:, chosen], sequences[1][:, chosen]
                 with clock.net():
-                    index, restart = sequences[0][:, chosen], sequences[1][:, chosen]
                     flat_rows, logits = recurrent_logits(
                         model, gather.rollout["obs"], gather.rollout["memory_in"], index, restart)
                 mb = gather(flat_rows)
@@ -580,33 +582,43 @@ def train(args: Args) -> dict[str, Path]:
     if M:
         rollout["memory_in"] = memory_in_t
     gather = Minibatches({k: v.flatten(0, 1) for k, v in rollout.items()})
+    # Step t's observations and masks regrouped by the network that plays each game (one
+    # gather per step into reused buffers), so that each network's rows are one slice.
+    obs_by_player, mask_by_player = torch.zeros((B, D)), torch.zeros((B, A), dtype=torch.bool)
 
-    def forward(g: int, frozen: bool, t: int, idx: np.ndarray):
-        """Sample actions for rows ``idx`` of step ``t``; store them (and log-prob, value)."""
+    def forward(g: int, frozen: bool, t: int, idx: np.ndarray, part: slice):
+        """Sample actions for rows ``idx`` of step ``t`` (``part`` of ``obs_by_player`` and
+        ``mask_by_player``); store them (and log-prob, value).
+
+        Only the network's own work (passes, masked distribution, sampling) is on the clock;
+        a scripted player's decisions, gathering the rows and storing the results are not.
+        """
+        obs, mask = obs_by_player[part], mask_by_player[part]
         if frozen and playing_for[g] is not None:
-            actions_np[t, idx] = playing_for[g].act(obs_np[t, idx], mask_np[t, idx])
+            actions_np[t, idx] = playing_for[g].act(obs.numpy(), mask.numpy())
             return
         model = frozen_models[g] if frozen else models[g]
         it = torch.from_numpy(idx)
-        obs = obs_t[t].index_select(0, it)
+        critic_in = obs if state_t is None or frozen else torch.cat(
+            [obs, state_t[t].index_select(0, it)], 1)
         h = None
         if M:
             store = frozen_memory[g] if frozen else memory[g]
             at_seat = torch.from_numpy(seat_np[t, idx])
             h = store[it, at_seat]
             memory_in_t[t, it] = h
-        logits, h = model.actor_step(obs, h)
-        if not frozen:
-            critic_in = obs if state_t is None else torch.cat(
-                [obs, state_t[t].index_select(0, it)], 1)
-            values_np[t, idx] = model.value(critic_in).numpy()
+        with clock.net():
+            logits, h = model.actor_step(obs, h)
+            value = None if frozen else model.value(critic_in)
+            dist = MaskedCategorical(logits, mask)
+            a = dist.sample(sampler)
+            logp = None if frozen else dist.log_prob(a)
         if M:
             store[it, at_seat] = h
-        dist = MaskedCategorical(logits, mask_t[t].index_select(0, it))
-        a = dist.sample(sampler)
         actions_np[t, idx] = a.numpy()
         if not frozen:
-            logp_np[t, idx] = dist.log_prob(a).numpy()
+            values_np[t, idx] = value.numpy()
+            logp_np[t, idx] = logp.numpy()
 
     clock = Clock()
     progress = Progress(args.progress)
@@ -646,14 +658,17 @@ def train(args: Args) -> dict[str, Path]:
             group = team_group[team]
             frozen = frozen_side[rows, seat if shared else team]
             seat_np[t], group_np[t], learn_np[t] = seat, group, ~frozen
-            with clock.net(), torch.inference_mode():
-                for g in range(len(groups)):
-                    live = np.flatnonzero((group == g) & ~frozen)
-                    if live.size:
-                        forward(g, False, t, live)
-                    held = np.flatnonzero((group == g) & frozen)
-                    if held.size:
-                        forward(g, True, t, held)
+            player = 2 * group + frozen  # each group's learner, then its frozen pool member
+            order = np.argsort(player, kind="stable")
+            bounds = np.searchsorted(player[order], np.arange(2 * len(groups) + 1))
+            by_player = torch.from_numpy(order)
+            torch.index_select(obs_t[t], 0, by_player, out=obs_by_player)
+            torch.index_select(mask_t[t], 0, by_player, out=mask_by_player)
+            with torch.inference_mode():
+                for k in range(2 * len(groups)):
+                    if bounds[k + 1] > bounds[k]:
+                        part = slice(bounds[k], bounds[k + 1])
+                        forward(k // 2, bool(k % 2), t, order[part], part)
             last[rows, seat] = t * B + rows
             rewards, terminated, truncated = env.step(actions_np[t])
             game_length += 1
@@ -679,7 +694,7 @@ def train(args: Args) -> dict[str, Path]:
         if (last >= 0).any():
             team_now = env.teams()
             state_now = torch.from_numpy(env.state()) if state_t is not None else None
-            with clock.net(), torch.inference_mode():
+            with torch.inference_mode():
                 for p in range(P):
                     waiting = last[:, p] >= 0
                     if not waiting.any():
@@ -690,8 +705,9 @@ def train(args: Args) -> dict[str, Path]:
                     for g in range(len(groups)):
                         idx = np.flatnonzero(waiting & (team_group[team_now[:, p]] == g))
                         if idx.size:
-                            it = torch.from_numpy(idx)
-                            value = models[g].value(critic_in.index_select(0, it))
+                            rows_in = critic_in.index_select(0, torch.from_numpy(idx))
+                            with clock.net():
+                                value = models[g].value(rows_in)
                             bootstrap[idx, p] = value.numpy()
         advantages_np[:], returns_np[:] = per_seat_gae(
             rewards_np, values_np, done_np, seat_np, bootstrap, args.gamma, args.gae_lambda)
