@@ -24,6 +24,8 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -404,29 +406,44 @@ def imitate(env, teacher, fixed: dict, team_group, models, optimizers, args: Arg
 
 
 class Minibatches:
-    """Minibatch rows gathered straight from the flat rollout tensors into buffers reused from
-    one minibatch to the next.
+    """Minibatch rows gathered straight from the flat rollout tensors into reused buffers, one
+    minibatch ahead on a helper thread.
 
     Gathering a team's rows into a batch first and then each minibatch from that batch copied
     every transition once more per update, and each fresh multi-megabyte tensor paid its page
     faults again; with Menace's 741-wide observations those copies were about a fifth of the
-    trainer's wall time. A minibatch is consumed (forward, backward, optimiser step) before the
-    next one overwrites the buffers.
+    trainer's wall time. What is left is one gather per minibatch; torch releases the GIL in
+    ``index_select``, so on a second core the next minibatch's gather overlaps the network's
+    work on this one. It writes the other of two buffer sets: a minibatch is consumed (forward,
+    backward, optimiser step) before the gather after next overwrites its buffers.
     """
 
     def __init__(self, rollout: dict[str, torch.Tensor]):  # each [T * B, ...]
         self.rollout = rollout
-        self.buffers: dict[str, torch.Tensor] = {}
+        self.buffers: list[dict[str, torch.Tensor]] = [{}, {}]
+        self.worker = ThreadPoolExecutor(1, thread_name_prefix="minibatches")
 
-    def __call__(self, rows: torch.Tensor) -> dict[str, torch.Tensor]:  # [N] flat rollout rows
+    def gather(self, rows: torch.Tensor, into: int) -> dict[str, torch.Tensor]:  # [N] flat rows
         n = rows.numel()
-        out = {}
+        buffers, out = self.buffers[into], {}
         for key, source in self.rollout.items():
-            buffer = self.buffers.get(key)
+            buffer = buffers.get(key)
             if buffer is None or buffer.shape[0] < n:
-                buffer = self.buffers[key] = source.new_empty((n, *source.shape[1:]))
+                buffer = buffers[key] = source.new_empty((n, *source.shape[1:]))
             out[key] = torch.index_select(source, 0, rows, out=buffer[:n])
         return out
+
+    def epoch(self, rows: list[torch.Tensor]) -> Iterator[dict[str, torch.Tensor]]:
+        """The minibatches of the flat rows ``rows[k]``, in order."""
+        ahead = self.worker.submit(self.gather, rows[0], 0)
+        for k in range(len(rows)):
+            minibatch = ahead.result()
+            if k + 1 < len(rows):
+                ahead = self.worker.submit(self.gather, rows[k + 1], (k + 1) % 2)
+            yield minibatch
+
+    def close(self) -> None:
+        self.worker.shutdown()
 
 
 def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: Args,
@@ -442,18 +459,18 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
     minibatch = max(1, units // args.num_minibatches)
     stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clipfrac": []}
     for _ in range(args.update_epochs):
-        order = torch.randperm(units)
+        chosen = torch.randperm(units).split(minibatch)
+        if sequences is None:
+            minibatch_rows = [rows[c] for c in chosen]
+        else:  # recurrent_logits's row order: time-major over the chosen columns
+            windows = [(sequences[0][:, c], sequences[1][:, c]) for c in chosen]
+            minibatch_rows = [index[index >= 0] for index, _ in windows]
         kls = []
-        for start in range(0, units, minibatch):
-            chosen = order[start : start + minibatch]
-            if sequences is None:
-                mb = gather(rows[chosen])
-            else:
-                index, restart = sequences[0][:, chosen], sequences[1][:, chosen]
+        for k, mb in enumerate(gather.epoch(minibatch_rows)):
+            if sequences is not None:
                 with clock.net():
-                    flat_rows, logits = recurrent_logits(
-                        model, gather.rollout["obs"], gather.rollout["memory_in"], index, restart)
-                mb = gather(flat_rows)
+                    _, logits = recurrent_logits(model, gather.rollout["obs"],
+                                                 gather.rollout["memory_in"], *windows[k])
             obs, mask = mb["obs"], mb["mask"]
             critic_in = obs if "state" not in mb else torch.cat([obs, mb["state"]], 1)
             actions, old_logp = mb["actions"], mb["logp"]
@@ -768,6 +785,7 @@ def train(args: Args) -> dict[str, Path]:
             paths = {name: where / f"{name}.pt" for name in groups}
         if budget_done:
             break
+    gather.close()
 
     measured = counters["global_step"] - measured_from
     summary = {
