@@ -418,10 +418,10 @@ class Minibatches:
     backward, optimiser step) before the gather after next overwrites its buffers.
     """
 
-    def __init__(self, rollout: dict[str, torch.Tensor]):  # each [T * B, ...]
-        self.rollout = rollout
+    def __init__(self, rollout: dict[str, torch.Tensor], helper: ThreadPoolExecutor):
+        self.rollout = rollout  # each [T * B, ...]
         self.buffers: list[dict[str, torch.Tensor]] = [{}, {}]
-        self.worker = ThreadPoolExecutor(1, thread_name_prefix="minibatches")
+        self.helper = helper
 
     def gather(self, rows: torch.Tensor, into: int) -> dict[str, torch.Tensor]:  # [N] flat rows
         n = rows.numel()
@@ -435,15 +435,12 @@ class Minibatches:
 
     def epoch(self, rows: list[torch.Tensor]) -> Iterator[dict[str, torch.Tensor]]:
         """The minibatches of the flat rows ``rows[k]``, in order."""
-        ahead = self.worker.submit(self.gather, rows[0], 0)
+        ahead = self.helper.submit(self.gather, rows[0], 0)
         for k in range(len(rows)):
             minibatch = ahead.result()
             if k + 1 < len(rows):
-                ahead = self.worker.submit(self.gather, rows[k + 1], (k + 1) % 2)
+                ahead = self.helper.submit(self.gather, rows[k + 1], (k + 1) % 2)
             yield minibatch
-
-    def close(self) -> None:
-        self.worker.shutdown()
 
 
 def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: Args,
@@ -571,7 +568,7 @@ def train(args: Args) -> dict[str, Path]:
     state_t = torch.zeros((T, B, env.state_size)) if args.centralised_critic else None
     actions_t = torch.zeros((T, B), dtype=torch.int64)
     logp_t, values_t = torch.zeros((T, B)), torch.zeros((T, B))
-    obs_np, mask_np, actions_np = obs_t.numpy(), mask_t.numpy(), actions_t.numpy()
+    actions_np = actions_t.numpy()
     logp_np, values_np = logp_t.numpy(), values_t.numpy()
     advantages_t, returns_t = torch.zeros((T, B)), torch.zeros((T, B))
     advantages_np, returns_np = advantages_t.numpy(), returns_t.numpy()
@@ -598,10 +595,18 @@ def train(args: Args) -> dict[str, Path]:
         rollout["state"] = state_t
     if M:
         rollout["memory_in"] = memory_in_t
-    gather = Minibatches({k: v.flatten(0, 1) for k, v in rollout.items()})
+    # One helper thread for copies that can overlap the network (torch releases the GIL in
+    # them): the next minibatch's gather in the update, and storing each step's observations
+    # and masks in the rollout while the networks choose.
+    helper = ThreadPoolExecutor(1, thread_name_prefix="trainer-helper")
+    gather = Minibatches({k: v.flatten(0, 1) for k, v in rollout.items()}, helper)
     # Step t's observations and masks regrouped by the network that plays each game (one
     # gather per step into reused buffers), so that each network's rows are one slice.
     obs_by_player, mask_by_player = torch.zeros((B, D)), torch.zeros((B, A), dtype=torch.bool)
+
+    def store_step(t: int, observation: torch.Tensor, action_mask: torch.Tensor) -> None:
+        obs_t[t].copy_(observation)
+        mask_t[t].copy_(action_mask)
 
     def forward(g: int, frozen: bool, t: int, idx: np.ndarray, part: slice):
         """Sample actions for rows ``idx`` of step ``t`` (``part`` of ``obs_by_player`` and
@@ -666,8 +671,6 @@ def train(args: Args) -> dict[str, Path]:
         wins[:] = 0
         finished_lengths.clear()
         for t in range(T):
-            obs_np[t] = env.observation
-            mask_np[t] = env.action_mask
             if state_t is not None:
                 state_t[t] = torch.from_numpy(env.state())
             seat = env.current_seat
@@ -678,14 +681,18 @@ def train(args: Args) -> dict[str, Path]:
             player = 2 * group + frozen  # each group's learner, then its frozen pool member
             order = np.argsort(player, kind="stable")
             bounds = np.searchsorted(player[order], np.arange(2 * len(groups) + 1))
+            observation = torch.from_numpy(env.observation)
+            action_mask = torch.from_numpy(env.action_mask)
+            stored = helper.submit(store_step, t, observation, action_mask)
             by_player = torch.from_numpy(order)
-            torch.index_select(obs_t[t], 0, by_player, out=obs_by_player)
-            torch.index_select(mask_t[t], 0, by_player, out=mask_by_player)
+            torch.index_select(observation, 0, by_player, out=obs_by_player)
+            torch.index_select(action_mask, 0, by_player, out=mask_by_player)
             with torch.inference_mode():
                 for k in range(2 * len(groups)):
                     if bounds[k + 1] > bounds[k]:
                         part = slice(bounds[k], bounds[k + 1])
                         forward(k // 2, bool(k % 2), t, order[part], part)
+            stored.result()  # the engine overwrites its observations in place
             last[rows, seat] = t * B + rows
             rewards, terminated, truncated = env.step(actions_np[t])
             game_length += 1
@@ -785,7 +792,7 @@ def train(args: Args) -> dict[str, Path]:
             paths = {name: where / f"{name}.pt" for name in groups}
         if budget_done:
             break
-    gather.close()
+    helper.shutdown()
 
     measured = counters["global_step"] - measured_from
     summary = {
