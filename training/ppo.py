@@ -683,10 +683,10 @@ def train(args: Args) -> dict[str, Path]:
             bounds = np.searchsorted(player[order], np.arange(2 * len(groups) + 1))
             observation = torch.from_numpy(env.observation)
             action_mask = torch.from_numpy(env.action_mask)
-            stored = helper.submit(store_step, t, observation, action_mask)
             by_player = torch.from_numpy(order)
             torch.index_select(observation, 0, by_player, out=obs_by_player)
             torch.index_select(action_mask, 0, by_player, out=mask_by_player)
+            stored = helper.submit(store_step, t, observation, action_mask)
             with torch.inference_mode():
                 for k in range(2 * len(groups)):
                     if bounds[k + 1] > bounds[k]:
