@@ -62,6 +62,12 @@ def kernel(fn):
     return njit(fn)
 
 
+# numba calls one compiled function from another through a call LLVM will not inline once the
+# callee is large; the per-game glue of the batch loops is merged into them before that.
+# Measured in one process, 1 thread, B=4096, Among Us: 12% fewer ns per agent-step.
+inline = numba.njit(inline="always", **_OPTIONS)
+
+
 def parallel_kernel(fn):
     """Compile a batch loop whose ``prange`` is spread over threads (called from Python only)."""
     compiled = numba.njit(parallel=True, **_OPTIONS)(fn)
