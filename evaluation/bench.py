@@ -140,4 +140,9 @@ def format_bench(result: dict) -> str:
         lines.append(f"  medians of {result['repeat']} repeats (ratios {ratios})")
     before, after = result["load_average"]
     lines.append(f"  load average {before:.1f} before, {after:.1f} after, on {result['cpus']} CPUs")
+    if before > 0.5 or after > result["cpus"]:
+        lines.append(
+            "  other processes were busy: the batched figures are low (compare the per "
+            "CPU-second ones); rerun on an idle machine, or with --repeat"
+        )
     return "\n".join(lines)

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from evaluation.bench import run_bench
+from evaluation.bench import format_bench, run_bench
 from evaluation.cli import main
 
 
@@ -31,3 +31,11 @@ def test_bench_json_is_one_object(capsys):
 def test_bench_refuses_a_repeat_below_one(capsys):
     assert main(["bench", "amongus", "--repeat", "0"]) == 2
     assert "repeat must be a positive integer, got 0" in capsys.readouterr().err
+
+
+def test_bench_warns_when_other_processes_shared_the_cpus():
+    result = run_bench("amongus", batch_sizes=(1, 8), seconds=0.01, num_players=4)
+    result["load_average"], result["cpus"] = [0.1, 0.2], 2
+    assert "other processes were busy" not in format_bench(result)
+    result["load_average"] = [1.5, 2.5]
+    assert "other processes were busy" in format_bench(result)
