@@ -353,6 +353,8 @@ def decide(obs, mask, off, n):
 
 @njit
 def _decide_batch(obs, mask, off, n, out):
+    # The same loop as the other game's: a loop given its decide as an argument is not cached
+    # on disk by numba, and would recompile this player in every process.
     for b in range(obs.shape[0]):
         out[b] = decide(obs[b], mask[b], off, n)
 

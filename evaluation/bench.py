@@ -75,30 +75,52 @@ def aec_steps_per_s(
             return steps / elapsed
 
 
-def run_bench(name: str, batch_sizes=(1, 256, 4096), seconds: float = 2.0, **params) -> dict:
+def run_bench(
+    name: str, batch_sizes=(1, 256, 4096), seconds: float = 2.0, repeat: int = 1, **params
+) -> dict:
     """Every figure of one run. The load average is reported beside them: the batched engine's
     threads wait for one another at every step, so on a shared machine the other processes
-    move its figures far more than the single-threaded AEC loop's."""
+    move its figures far more than the single-threaded AEC loop's. With ``repeat`` > 1 the
+    whole set is measured that many times, one after the other, and each figure (the ratio
+    too, taken within each repeat) is the median of its repeats: one slow second of a noisy
+    machine then moves no figure."""
+    if not isinstance(repeat, int) or repeat < 1:
+        raise ValueError(f"repeat must be a positive integer, got {repeat!r}")
     load_before = os.getloadavg()[0]
-    rates = {str(b): batched_steps_per_s(name, b, seconds, **params) for b in batch_sizes}
-    batched = {b: wall for b, (wall, _) in rates.items()}
-    aec = aec_steps_per_s(name, seconds, **params)
-    aec_raw = aec_steps_per_s(name, seconds, raw=True, **params)
-    aec_space = aec_steps_per_s(name, seconds, space_sample=True, **params)
     largest = str(max(batch_sizes))
-    return {
-        "game": name,
-        "params": envs.registry[name].resolve(**params),
-        "batched_steps_per_s": batched,
-        "batched_steps_per_cpu_s": {b: cpu for b, (_, cpu) in rates.items()},
-        "aec_steps_per_s": aec,
-        "aec_raw_steps_per_s": aec_raw,
-        "aec_space_sample_steps_per_s": aec_space,
-        "ratio": batched[largest] / aec,
-        "ratio_batch_size": int(largest),
-        "load_average": [load_before, os.getloadavg()[0]],
-        "cpus": os.cpu_count(),
-    }
+    runs = []
+    for _ in range(repeat):
+        rates = {str(b): batched_steps_per_s(name, b, seconds, **params) for b in batch_sizes}
+        aec = aec_steps_per_s(name, seconds, **params)
+        runs.append({
+            "batched_steps_per_s": {b: wall for b, (wall, _) in rates.items()},
+            "batched_steps_per_cpu_s": {b: cpu for b, (_, cpu) in rates.items()},
+            "aec_steps_per_s": aec,
+            "aec_raw_steps_per_s": aec_steps_per_s(name, seconds, raw=True, **params),
+            "aec_space_sample_steps_per_s": aec_steps_per_s(
+                name, seconds, space_sample=True, **params
+            ),
+            "ratio": rates[largest][0] / aec,
+        })
+
+    def median(key, b=None):
+        return float(np.median([r[key] if b is None else r[key][b] for r in runs]))
+
+    result = {"game": name, "params": envs.registry[name].resolve(**params)}
+    for key in ("batched_steps_per_s", "batched_steps_per_cpu_s"):
+        result[key] = {str(b): median(key, str(b)) for b in batch_sizes}
+    for key in ("aec_steps_per_s", "aec_raw_steps_per_s", "aec_space_sample_steps_per_s",
+                "ratio"):
+        result[key] = median(key)
+    result.update(
+        ratio_batch_size=int(largest),
+        repeat=repeat,
+        load_average=[load_before, os.getloadavg()[0]],
+        cpus=os.cpu_count(),
+    )
+    if repeat > 1:
+        result["runs"] = runs
+    return result
 
 
 def format_bench(result: dict) -> str:
@@ -113,6 +135,14 @@ def format_bench(result: dict) -> str:
     ):
         lines.append(f"  {what} {result[key]:>12,.0f} agent-steps/s")
     lines.append(f"  ratio (B={result['ratio_batch_size']} / AEC): {result['ratio']:.0f}x")
+    if result["repeat"] > 1:
+        ratios = ", ".join(f"{r['ratio']:.0f}x" for r in result["runs"])
+        lines.append(f"  medians of {result['repeat']} repeats (ratios {ratios})")
     before, after = result["load_average"]
     lines.append(f"  load average {before:.1f} before, {after:.1f} after, on {result['cpus']} CPUs")
+    if before > 0.5 or after > result["cpus"]:
+        lines.append(
+            "  other processes were busy: the batched figures are low (compare the per "
+            "CPU-second ones); rerun on an idle machine, or with --repeat"
+        )
     return "\n".join(lines)

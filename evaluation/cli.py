@@ -34,7 +34,7 @@ def cmd_bench(args) -> int:
     params = _params(args.param)
     if args.players is not None:
         params["num_players"] = args.players
-    result = run_bench(args.game, seconds=args.seconds, **params)
+    result = run_bench(args.game, seconds=args.seconds, repeat=args.repeat, **params)
     print(json.dumps(result) if args.json else format_bench(result))
     return 0
 
@@ -66,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--players", type=int, default=None)
     bench.add_argument("--param", action="append", metavar="NAME=VALUE", help="a game parameter")
     bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    bench.add_argument(
+        "--repeat", type=int, default=1,
+        help="measure everything this many times and report medians (noisy machines)",
+    )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
     bench.add_argument(
         "--balance", action="store_true", help="win rates by table size instead of speed"

@@ -52,6 +52,7 @@ DTYPE = make_dtype(
         ("given", np.int8, (P, P, C)),  # given[i, j, c]: cards of colour c that i gave j
         ("trades", np.int8, (P, P)),  # trades[i, j]: trades i started with j (public)
         ("trades_started", np.int8, (P,)),  # row sums of trades, so observers skip empty rows
+        ("deck", np.int8, (P * TASKS_PER_COLOUR,)),  # the task cards while they are dealt
     ],
 )
 
@@ -81,7 +82,7 @@ def reset(s):
     for seat in range(n):
         if s["colour"][seat] == s["impostor_colour"]:
             s["impostor"] = seat
-    deck = np.empty(n * TASKS_PER_COLOUR, np.int8)
+    deck = s["deck"]  # in the record, so that dealing a game allocates nothing
     for i in range(n * TASKS_PER_COLOUR):
         deck[i] = i // TASKS_PER_COLOUR
     shuffle(s, deck, n * TASKS_PER_COLOUR)

@@ -10,17 +10,17 @@ takes the records.
 
 # ruff: noqa: F821  (the game's functions are bound by engine.Kernels)
 
-from envs.core.jit import borrowed, njit, parallel_kernel, prange
+from envs.core.jit import borrowed, inline, njit, parallel_kernel, prange
 
 
-@njit
+@inline
 def emit(s, obs_row, mask_row, offsets):
     mask_row[:] = False
     mask_one(s, mask_row)
     obs_row[:] = 0.0
     observe_one(s, s["current_seat"], obs_row, offsets)
 
-@njit
+@inline
 def new_game(s):
     """The common fields start afresh here, so a game's reset deals only its own."""
     s["terminated"] = False
@@ -30,14 +30,14 @@ def new_game(s):
     s["rewards"][:] = 0.0
     reset_one(s)
 
-@njit
+@inline
 def reset_body(states, b, obs, mask, seats, offsets):
     s = states[b]
     new_game(s)
     seats[b] = s["current_seat"]
     emit(s, obs[b], mask[b], offsets)
 
-@njit
+@inline
 def step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
     s = states[b]
     s["rewards"][:] = 0.0

