@@ -23,85 +23,107 @@ from envs.core.aec import RawEnv, make_env
 from envs.core.registry import game as game_def
 
 
-def batched_steps_per_s(
-    name: str, num_envs: int, seconds: float, seed: int = 0, **params
-) -> tuple[float, float]:
-    """Agent-steps per second of wall time, and per second of this process's CPU time (all its
-    threads): the second moves far less than the first with the other processes' load (a
-    thread that waits its turn spends no CPU time), though shared caches still slow it."""
-    vec = envs.make_vec(name, num_envs, seed=seed, **params)
-    policy = RandomPolicy(seed)
-    for _ in range(3):  # compile and warm caches outside the clock
-        vec.step(policy.act(vec.observation, vec.action_mask))
-    steps, start, cpu_start = 0, time.perf_counter(), time.process_time()
-    while True:
-        for _ in range(10):
-            vec.step(policy.act(vec.observation, vec.action_mask))
-        steps += 10 * num_envs
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return steps / elapsed, steps / max(time.process_time() - cpu_start, 1e-9)
+class Batched:
+    """The batched engine at one batch size, stepped a slice of time at a time."""
+
+    def __init__(self, name: str, num_envs: int, seed: int = 0, **params):
+        self.vec = envs.make_vec(name, num_envs, seed=seed, **params)
+        self.policy = RandomPolicy(seed)
+        self.steps, self.wall, self.cpu = 0, 0.0, 0.0
+        for _ in range(3):  # compile and warm caches outside the clock
+            self.vec.step(self.policy.act(self.vec.observation, self.vec.action_mask))
+
+    def run(self, seconds: float) -> None:
+        vec, policy = self.vec, self.policy
+        start, cpu_start = time.perf_counter(), time.process_time()
+        while time.perf_counter() - start < seconds:
+            for _ in range(10):
+                vec.step(policy.act(vec.observation, vec.action_mask))
+            self.steps += 10 * vec.num_envs
+        self.wall += time.perf_counter() - start
+        self.cpu += time.process_time() - cpu_start
+
+    def rates(self) -> tuple[float, float]:
+        """Agent-steps per second of wall time, and per second of this process's CPU time (all
+        its threads): the second moves far less than the first with the other processes' load
+        (a thread that waits its turn spends no CPU time), though shared caches still slow it."""
+        return self.steps / self.wall, self.steps / max(self.cpu, 1e-9)
 
 
-def aec_steps_per_s(
-    name: str, seconds: float, seed: int = 0, raw: bool = False, space_sample: bool = False, **params
-) -> float:
-    """The PettingZoo AEC loop over ``env()`` (or the bare ``raw_env()`` with ``raw``)."""
-    env = RawEnv(game_def(name), **params) if raw else make_env(game_def(name), **params)
-    choice = random.Random(seed).choice
+class AEC:
+    """The PettingZoo AEC loop over ``env()`` (or the bare ``raw_env()`` with ``raw``), whole
+    games a slice of time at a time."""
 
-    def pick(agent, mask):
+    def __init__(self, name: str, seed: int = 0, raw: bool = False, space_sample: bool = False,
+                 **params):
+        env = RawEnv(game_def(name), **params) if raw else make_env(game_def(name), **params)
+        choice = random.Random(seed).choice
         if space_sample:
-            return env.action_space(agent).sample(mask)
-        return choice(np.flatnonzero(mask))
+            self.pick = lambda agent, mask: env.action_space(agent).sample(mask)
+        else:
+            self.pick = lambda agent, mask: choice(np.flatnonzero(mask))
+        for i, agent in enumerate(env.possible_agents):
+            env.action_space(agent).seed(seed + i)
+        env.reset(seed=seed)
+        self.env, self.steps, self.wall = env, 0, 0.0
+        self.play_one_game()  # compile and warm up outside the clock
+        self.steps = 0
 
-    for i, agent in enumerate(env.possible_agents):
-        env.action_space(agent).seed(seed + i)
-    env.reset(seed=seed)
-    for agent in env.agent_iter():  # compile and warm up outside the clock
-        obs, _, terminated, truncated, _ = env.last()
-        env.step(None if terminated or truncated else pick(agent, obs["action_mask"]))
-    env.reset()
-    steps, start = 0, time.perf_counter()
-    while True:
+    def play_one_game(self) -> None:
+        env, pick = self.env, self.pick
         for agent in env.agent_iter():
             obs, _, terminated, truncated, _ = env.last()
-            action = None if terminated or truncated else pick(agent, obs["action_mask"])
-            env.step(action)
-            steps += 1
+            env.step(None if terminated or truncated else pick(agent, obs["action_mask"]))
+            self.steps += 1
         env.reset()
-        elapsed = time.perf_counter() - start
-        if elapsed >= seconds:
-            return steps / elapsed
+
+    def run(self, seconds: float) -> None:
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            self.play_one_game()
+        self.wall += time.perf_counter() - start
+
+    def rate(self) -> float:
+        return self.steps / self.wall
+
+
+SLICES = 8
 
 
 def run_bench(
     name: str, batch_sizes=(1, 256, 4096), seconds: float = 2.0, repeat: int = 1, **params
 ) -> dict:
-    """Every figure of one run. The load average is reported beside them: the batched engine's
-    threads wait for one another at every step, so on a shared machine the other processes
-    move its figures far more than the single-threaded AEC loop's. With ``repeat`` > 1 the
-    whole set is measured that many times, one after the other, and each figure (the ratio
-    too, taken within each repeat) is the median of its repeats: one slow second of a noisy
-    machine then moves no figure."""
+    """Every figure of one run. Each path runs ``seconds`` in all, in ``SLICES`` slices taken in
+    turn with the other paths', so that every figure, and so the ratio, sees the same moments of
+    a machine whose speed drifts (here the same command moved 2x within a minute).
+
+    The load average is reported beside them: the batched engine's threads wait for one another
+    at every step, so on a shared machine the other processes move its figures far more than
+    the single-threaded AEC loop's. With ``repeat`` > 1 the whole set is measured that many
+    times and each figure (the ratio too, taken within each repeat) is the median of its
+    repeats."""
     if not isinstance(repeat, int) or repeat < 1:
         raise ValueError(f"repeat must be a positive integer, got {repeat!r}")
     load_before = os.getloadavg()[0]
     largest = str(max(batch_sizes))
     runs = []
     for _ in range(repeat):
-        rates = {str(b): batched_steps_per_s(name, b, seconds, **params) for b in batch_sizes}
-        aec = aec_steps_per_s(name, seconds, **params)
-        runs.append({
-            "batched_steps_per_s": {b: wall for b, (wall, _) in rates.items()},
-            "batched_steps_per_cpu_s": {b: cpu for b, (_, cpu) in rates.items()},
-            "aec_steps_per_s": aec,
-            "aec_raw_steps_per_s": aec_steps_per_s(name, seconds, raw=True, **params),
-            "aec_space_sample_steps_per_s": aec_steps_per_s(
-                name, seconds, space_sample=True, **params
-            ),
-            "ratio": rates[largest][0] / aec,
-        })
+        batched = {str(b): Batched(name, b, **params) for b in batch_sizes}
+        aec = {
+            "aec_steps_per_s": AEC(name, **params),
+            "aec_raw_steps_per_s": AEC(name, raw=True, **params),
+            "aec_space_sample_steps_per_s": AEC(name, space_sample=True, **params),
+        }
+        for _ in range(SLICES):
+            for path in (*batched.values(), *aec.values()):
+                path.run(seconds / SLICES)
+        run = {
+            "batched_steps_per_s": {b: path.rates()[0] for b, path in batched.items()},
+            "batched_steps_per_cpu_s": {b: path.rates()[1] for b, path in batched.items()},
+            **{key: path.rate() for key, path in aec.items()},
+        }
+        run["ratio"] = run["batched_steps_per_s"][largest] / run["aec_steps_per_s"]
+        runs.append(run)
 
     def median(key, b=None):
         return float(np.median([r[key] if b is None else r[key][b] for r in runs]))

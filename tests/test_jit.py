@@ -41,9 +41,12 @@ import numpy as np
 import envs
 from agents.policy import RandomPolicy
 
+from envs.core.engine import PARALLEL_THRESHOLD
+
 def play(seed, out):
-    vec, policy = envs.make_vec("amongus", 512, seed=seed), RandomPolicy(seed)
-    for _ in range(100):
+    vec = envs.make_vec("amongus", PARALLEL_THRESHOLD, seed=seed)
+    policy = RandomPolicy(seed)
+    for _ in range(30):
         vec.step(policy.act(vec.observation, vec.action_mask))
     out[seed] = vec.observation.copy()
 
