@@ -6,7 +6,7 @@ a clear, or a trade the observer took part in.
 """
 
 from ..core.jit import kernel
-from ..core.seats import relative
+from ..core.seats import absolute, relative
 from .cards import HAND_SIZE
 from .rules import REPLY, SABOTAGE_GUESS, sabotage_target
 from .spec import observation_layout, state_layout
@@ -65,7 +65,7 @@ def observe(s, seat, out, off):
     o_given, o_received, o_trades = off[GIVEN_TO], off[RECEIVED_FROM], off[TRADES]
     known = 0
     for r in range(n):
-        j = seat + r - n if seat + r >= n else seat + r
+        j = absolute(r, seat, n)
         out[off[VOTED] + r] = voted[j]
         out[off[CLEARED] + r] = cleared[j]
         out[off[REVEALED] + r] = revealed[j]
@@ -84,7 +84,7 @@ def observe(s, seat, out, off):
                 out[o_received + row + c] = given[j, seat, c] * per_round
         if s["trades_started"][j]:
             for r2 in range(n):
-                k = seat + r2 - n if seat + r2 >= n else seat + r2
+                k = absolute(r2, seat, n)
                 out[o_trades + row + r2] = trades[j, k] * per_round
     if s["phase"] == REPLY:
         out[off[TRADE_PARTNER] + relative(s["partner"], seat, n)] = 1.0

@@ -14,7 +14,7 @@ those (large, mostly empty) parts of the record.
 import numpy as np
 
 from ..core.jit import kernel
-from ..core.seats import relative
+from ..core.seats import absolute, relative
 from .cards import (
     ANALYZE,
     BLOODWORK,
@@ -168,7 +168,7 @@ def observe(s, seat, out, off):
     wound_list, used = s["wound_list"], s["used"]
     analyst, searching, interceptor = ch == ANALYST, ch == SURVEILLANT, ch == INTERCEPTOR
     for r in range(n):
-        j = seat + r - n if seat + r >= n else seat + r
+        j = absolute(r, seat, n)
         out[off[ALIVE] + r] = s["alive"][j]
         out[off[EXILED] + r] = s["exiled"][j]
         if s["character"][j] >= 0:
@@ -240,7 +240,7 @@ def observe_past_rounds(s, seat, out, off):
         caller = row[PAST_COL_CALLER]
         exiled, killed = row[PAST_COL_EXILED], row[PAST_COL_KILLED]
         for r in range(n):
-            j = seat + r - n if seat + r >= n else seat + r
+            j = absolute(r, seat, n)
             if row[PAST_COL_PLAYED + j]:
                 out[off[PAST_PLAYED] + k * n + r] = row[PAST_COL_PLAYED + j] * (1.0 / 3.0)
             if caller != NOBODY:
