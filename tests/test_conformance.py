@@ -144,6 +144,21 @@ def test_same_seed_same_games_across_processes_and_without_jit(name):
     assert digest(name, seed=12) != here
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_observe_of_the_deciding_seat_is_the_observation(name):
+    """At every table size. Games with ``constant_layouts`` write the step's observation with a
+    copy of their observe compiled for that size; ``observe()`` runs the general code."""
+    from agents.policy import RandomPolicy
+
+    spec = envs.registry[name]
+    for n in range(spec.min_players, spec.max_players + 1):
+        vec = envs.make_vec(name, 64, seed=n, num_players=n)
+        policy = RandomPolicy(n)
+        for _ in range(300):
+            assert np.array_equal(vec.observe(vec.current_seat), vec.observation), n
+            vec.step(policy.act(vec.observation, vec.action_mask))
+
+
 @pytest.mark.parametrize("name,params", PRESETS, ids=IDS)
 def test_random_games_keep_the_engine_contract(name, params):
     """2,000+ random games: live decisions always have a legal action, observations stay in

@@ -16,4 +16,5 @@ GAME = GameDef(
     god_view=god_view,
     team_of=team_of,
     render=render,
+    constant_layouts=True,
 )

@@ -44,8 +44,7 @@ def knows_colour(s, seat, j):
 
 
 @kernel
-def observe(s, seat, out, off):
-    n = s["num_players"]
+def observe(s, seat, out, off, n):
     per_round = 1.0 / s["max_rounds"]
     hand, colour, given, trades = s["hand"], s["colour"], s["given"], s["trades"]
     shown_now, shown_total = s["shown_now"], s["shown_total"]

@@ -51,6 +51,7 @@ class RawEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(A) for a in self.possible_agents}
         self.state_space = spaces.Box(0.0, OBSERVATION_HIGH, (self.state_layout.size,), np.float32)
         self._k = kernels_for(game)
+        self._layout = self._k.layout_id(n, self._obs_offsets)
         self._obs = np.zeros((1, D), np.float32)
         self._mask = np.zeros((1, A), np.bool_)
         self._seat = np.zeros(1, np.int64)
@@ -74,7 +75,9 @@ class RawEnv(AECEnv):
             self._records = new_records(self.game, 1, seed, self.params)
         else:
             self._records["episode"] += 1
-        self._k.reset_serial(self._records, self._obs, self._mask, self._seat, self._obs_offsets)
+        self._k.reset_serial(
+            self._records, self._obs, self._mask, self._seat, self._obs_offsets, self._layout
+        )
         self._term[0] = self._trunc[0] = False
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -121,7 +124,7 @@ class RawEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self._k.step_serial(
             self._records, self._action, self._obs, self._mask, self._seat, self._rewards,
-            self._term, self._trunc, self._winner, self._obs_offsets, False,
+            self._term, self._trunc, self._winner, self._obs_offsets, self._layout, False,
         )
         rewards = self._rewards[0]
         for i, name in enumerate(self.agents):

@@ -2,10 +2,11 @@
 
 This file is not imported as a module. ``Kernels`` runs its source in a fresh namespace whose
 globals ``reset_one``, ``step_one``, ``mask_one``, ``observe_one``, ``god_one`` and ``team_one``
-are that game's scalar functions. Module-level functions (unlike closures, whose captured
-functions numba pickles into a key that differs in every process) can be cached on disk, and
-each game's loops are told apart in the cache by their record type, so every function here
-takes the records.
+are that game's scalar functions, and whose ``observe_row`` runs the game's observe compiled for
+the batch's layout where the game has such copies (``engine._observe_row_source``).
+Module-level functions (unlike closures, whose captured functions numba pickles into a key that
+differs in every process) can be cached on disk, and each game's loops are told apart in the
+cache by their record type, so every function here takes the records.
 """
 
 # ruff: noqa: F821  (the game's functions are bound by engine.Kernels)
@@ -14,11 +15,11 @@ from envs.core.jit import borrowed, inline, njit, parallel_kernel, prange
 
 
 @inline
-def emit(s, obs_row, mask_row, offsets):
+def emit(s, obs_row, mask_row, offsets, layout):
     mask_row[:] = False
     mask_one(s, mask_row)
     obs_row[:] = 0.0
-    observe_one(s, s["current_seat"], obs_row, offsets)
+    observe_row(s, s["current_seat"], obs_row, offsets, layout)
 
 @inline
 def new_game(s):
@@ -31,14 +32,16 @@ def new_game(s):
     reset_one(s)
 
 @inline
-def reset_body(states, b, obs, mask, seats, offsets):
+def reset_body(states, b, obs, mask, seats, offsets, layout):
     s = states[b]
     new_game(s)
     seats[b] = s["current_seat"]
-    emit(s, obs[b], mask[b], offsets)
+    emit(s, obs[b], mask[b], offsets, layout)
 
 @inline
-def step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
+def step_body(
+    states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, layout, auto
+):
     s = states[b]
     s["rewards"][:] = 0.0
     step_one(s, actions[b])
@@ -53,47 +56,55 @@ def step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, o
         s["episode"] += 1
         new_game(s)
     seats[b] = s["current_seat"]
-    emit(s, obs[b], mask[b], offsets)
+    emit(s, obs[b], mask[b], offsets, layout)
 
 @njit
-def reset_serial(states, obs, mask, seats, offsets):
+def reset_serial(states, obs, mask, seats, offsets, layout):
     states, obs, mask, seats, offsets = borrowed((states, obs, mask, seats, offsets))
     for b in range(states.shape[0]):
-        reset_body(states, b, obs, mask, seats, offsets)
+        reset_body(states, b, obs, mask, seats, offsets, layout)
 
 @parallel_kernel
-def reset_parallel(states, obs, mask, seats, offsets):
+def reset_parallel(states, obs, mask, seats, offsets, layout):
     states, obs, mask, seats, offsets = borrowed((states, obs, mask, seats, offsets))
     for b in prange(states.shape[0]):
-        reset_body(states, b, obs, mask, seats, offsets)
+        reset_body(states, b, obs, mask, seats, offsets, layout)
 
 @njit
-def step_serial(states, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
+def step_serial(
+    states, actions, obs, mask, seats, rewards, term, trunc, win, offsets, layout, auto
+):
     states, actions, obs, mask, seats, rewards, term, trunc, win, offsets = borrowed(
         (states, actions, obs, mask, seats, rewards, term, trunc, win, offsets)
     )
     for b in range(states.shape[0]):
-        step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto)
+        step_body(
+            states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, layout, auto
+        )
 
 @parallel_kernel
-def step_parallel(states, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto):
+def step_parallel(
+    states, actions, obs, mask, seats, rewards, term, trunc, win, offsets, layout, auto
+):
     states, actions, obs, mask, seats, rewards, term, trunc, win, offsets = borrowed(
         (states, actions, obs, mask, seats, rewards, term, trunc, win, offsets)
     )
     for b in prange(states.shape[0]):
-        step_body(states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, auto)
+        step_body(
+            states, b, actions, obs, mask, seats, rewards, term, trunc, win, offsets, layout, auto
+        )
 
 @njit
-def emit_all(states, obs, mask, seats, offsets):
+def emit_all(states, obs, mask, seats, offsets, layout):
     for b in range(states.shape[0]):
         seats[b] = states[b]["current_seat"]
-        emit(states[b], obs[b], mask[b], offsets)
+        emit(states[b], obs[b], mask[b], offsets, layout)
 
 @njit
 def observe_seats(states, seats, out, offsets):
     for b in range(states.shape[0]):
         out[b, :] = 0.0
-        observe_one(states[b], seats[b], out[b], offsets)
+        observe_one(states[b], seats[b], out[b], offsets, states[b]["num_players"])
 
 @njit
 def god_views(states, out, offsets):

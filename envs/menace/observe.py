@@ -124,8 +124,7 @@ def subject_of(s):
 
 
 @kernel
-def observe(s, seat, out, off):
-    n = s["num_players"]
+def observe(s, seat, out, off, n):
     agenda = s["agenda"][seat]
     out[off[OWN_AGENDA] + agenda] = 1.0
     if agenda == THE_COWARD:
@@ -213,7 +212,7 @@ def observe(s, seat, out, off):
                 out[off[ACCUSED] + r * n + relative(s["accused"][j], seat, n)] = 1.0
                 if s["accused_card"][j] >= 0:
                     out[off[ACCUSED_CARD] + r * T + s["accused_card"][j]] = 1.0
-    observe_past_rounds(s, seat, out, off)
+    observe_past_rounds(s, seat, out, off, n)
 
 
 @kernel
@@ -226,9 +225,8 @@ def write_ballot(ballot, seat, n, out, at):
 
 
 @kernel
-def observe_past_rounds(s, seat, out, off):
+def observe_past_rounds(s, seat, out, off, n):
     """The last `history_rounds` rounds, most recent first (rows of the record's `past`)."""
-    n = s["num_players"]
     past = s["past"]
     for k in range(s["history_rounds"]):
         row = past[k]

@@ -16,7 +16,7 @@ def view(s, seat):
     """The named pieces of `seat`'s observation of record `s`."""
     layout = SPEC.observation_layout({p.name: int(s[p.name]) for p in SPEC.params})
     out = np.zeros(layout.size, np.float32)
-    observe(s, seat, out, layout.offsets)
+    observe(s, seat, out, layout.offsets, int(s["num_players"]))
     return layout.split(out)
 
 

@@ -800,7 +800,7 @@ def test_table_talk_claims_and_accusations_are_public_before_the_vote():
     assert s["accused"][0] == 2 and s["accused_card"][0] == AB
     layout = SPEC.observation_layout(SPEC.resolve(num_players=4, table_talk=1))
     out = np.zeros(layout.size, np.float32)
-    observe(s, 1, out, layout.offsets)  # seat 1 sees seat 0 (its +3) accuse seat 2 (its +1)
+    observe(s, 1, out, layout.offsets, 4)  # seat 1 sees seat 0 (its +3) accuse seat 2 (its +1)
     view = layout.split(out)
     assert view["claims"][3, c.BAD] == 1 and view["claims"][1, c.GOOD] == 1
     assert view["accused"][3, 1] == 1 and view["accused_card"][3, AB] == 1
