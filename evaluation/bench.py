@@ -15,6 +15,7 @@ import os
 import random
 import time
 
+import numba
 import numpy as np
 
 import envs
@@ -139,10 +140,20 @@ def run_bench(
         repeat=repeat,
         load_average=[load_before, os.getloadavg()[0]],
         cpus=os.cpu_count(),
+        threads=numba.get_num_threads(),
+        threading_layer=_threading_layer(),
     )
     if repeat > 1:
         result["runs"] = runs
     return result
+
+
+def _threading_layer() -> str:
+    """The pool the parallel batch loops ran on ("none" if no batch was large enough)."""
+    try:
+        return numba.threading_layer()
+    except ValueError:
+        return "none"
 
 
 def format_bench(result: dict) -> str:
@@ -161,7 +172,10 @@ def format_bench(result: dict) -> str:
         ratios = ", ".join(f"{r['ratio']:.0f}x" for r in result["runs"])
         lines.append(f"  medians of {result['repeat']} repeats (ratios {ratios})")
     before, after = result["load_average"]
-    lines.append(f"  load average {before:.1f} before, {after:.1f} after, on {result['cpus']} CPUs")
+    lines.append(
+        f"  {result['threads']} threads ({result['threading_layer']}); load average {before:.1f}"
+        f" before, {after:.1f} after, on {result['cpus']} CPUs"
+    )
     if before > 0.5 or after > result["cpus"]:
         lines.append(
             "  other processes were busy: the batched figures are low (compare the per "

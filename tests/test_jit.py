@@ -1,7 +1,9 @@
 """The compile helpers of envs/core/jit.py."""
 
+import os
 import subprocess
 import sys
+from importlib import metadata
 
 import numba
 import numpy as np
@@ -63,7 +65,48 @@ assert all(np.array_equal(alone[s], together[s]) for s in (0, 1))
 
 
 def test_two_python_threads_may_step_large_batches_at_once():
-    """numba's workqueue pool aborts the process when two threads launch parallel loops at
-    once; the engine must make the second wait. Run in a child so an abort fails this test."""
+    """numba's workqueue pool (where TBB does not load) aborts the process when two threads
+    launch parallel loops at once; the engine must make the second wait. Run in a child so an
+    abort fails this test."""
     done = subprocess.run([sys.executable, "-c", _TWO_THREADS], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+_FORKED = """
+import multiprocessing
+import numba
+import numpy as np
+import envs
+from agents.policy import RandomPolicy
+from envs.core.engine import PARALLEL_THRESHOLD
+
+def play(steps):
+    vec = envs.make_vec("amongus", PARALLEL_THRESHOLD, seed=3)
+    policy = RandomPolicy(3)
+    for _ in range(steps):
+        vec.step(policy.act(vec.observation, vec.action_mask))
+    return vec.observation.sum()
+
+here = play(20)
+with multiprocessing.get_context("fork").Pool(2) as pool:
+    there = pool.map(play, [20, 20])
+assert there == [here, here], (here, there)
+print(numba.threading_layer())
+"""
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT or sys.platform != "linux", reason="fork, threads")
+def test_forked_children_may_step_large_batches_after_the_parent_did():
+    """Workers forked from a process that ran the batch loops (multiprocessing's default on
+    Linux) must run them too: under GNU OpenMP such a child hangs or dies, so the engine avoids
+    it. Where the `tbb` wheel is installed, the loops run on TBB."""
+    done = subprocess.run(
+        [sys.executable, "-c", _FORKED], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    try:
+        metadata.version("tbb")
+    except metadata.PackageNotFoundError:
+        return  # numba's own pool runs them
+    if "NUMBA_THREADING_LAYER" not in os.environ:
+        assert done.stdout.strip() == "tbb"
