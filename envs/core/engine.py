@@ -55,7 +55,7 @@ class GameDef:
     render: Callable[[np.void, int | None], str]
     # Compile a copy of observe per table size (at default options) with the seat count and
     # the pieces' offsets as constants, so LLVM unrolls the seat loops and folds every index.
-    # It pays where index arithmetic is most of the observation: Among Us, 1.35-1.45x the
+    # It pays where index arithmetic is most of the observation: Among Us, 1.2-1.4x the
     # agent-steps/s at B=4096 for 18 s more of first compile. The Menace's observation is
     # mostly its cards: 1.0-1.1x for 34 s more, so it keeps the one general copy.
     constant_layouts: bool = False

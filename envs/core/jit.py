@@ -62,8 +62,9 @@ def _load_tbb() -> None:
 # only waits; TBB's calling thread takes a share of the work and its workers steal from each
 # other. Alternated processes, Among Us, B=4096, 2 CPUs: TBB 3.39-3.68M agent-steps/s against
 # 2.89-3.23M idle, and 0.94-1.01M against 0.82-1.02M beside three busy processes. OpenMP's
-# threads spin before they sleep and crawl beside busy processes (0.13-0.17M at load 7); GNU
-# OpenMP also kills a forked child that runs a parallel loop. TBB and `workqueue` are fork-safe.
+# threads spin before they sleep and crawl beside busy processes (0.13-0.17M at load 7); under
+# GNU OpenMP a forked child that runs a parallel loop hangs or dies. TBB and `workqueue` are
+# fork-safe.
 # NUMBA_THREADING_LAYER set by the user is respected as it is.
 if not os.environ.get("NUMBA_THREADING_LAYER"):
     _load_tbb()
@@ -71,7 +72,8 @@ if not os.environ.get("NUMBA_THREADING_LAYER"):
     numba.config.THREADING_LAYER_PRIORITY = ["tbb", "workqueue", "omp"]  # workqueue always loads
 
 # The workqueue pool runs one parallel loop at a time: a loop launched from a second Python
-# thread meanwhile aborts the whole process. Under this lock the second one waits instead.
+# thread meanwhile aborts the whole process. Under this lock the second one waits instead;
+# it is taken whenever numba may fall back to that pool.
 _ONE_LOOP_AT_A_TIME = (
     threading.Lock() if numba.config.THREADING_LAYER in ("default", "workqueue") else None
 )
