@@ -47,7 +47,7 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 def _load_tbb() -> None:
     """Load the `tbb` wheel's library, which pip puts in the environment's ``lib`` where the
     system's loader does not look, so that numba's TBB layer (which asks for it by name) finds
-    it already loaded."""
+    it already loaded, whether we choose that layer or the user does."""
     path = Path(sys.prefix) / "lib" / "libtbb.so.12"
     if path.exists():
         try:
@@ -66,16 +66,18 @@ def _load_tbb() -> None:
 # GNU OpenMP a forked child that runs a parallel loop hangs or dies. TBB and `workqueue` are
 # fork-safe.
 # NUMBA_THREADING_LAYER set by the user is respected as it is.
+_load_tbb()
 if not os.environ.get("NUMBA_THREADING_LAYER"):
-    _load_tbb()
     numba.config.THREADING_LAYER = "default"
     numba.config.THREADING_LAYER_PRIORITY = ["tbb", "workqueue", "omp"]  # workqueue always loads
 
 # The workqueue pool runs one parallel loop at a time: a loop launched from a second Python
 # thread meanwhile aborts the whole process. Under this lock the second one waits instead;
-# it is taken whenever numba may fall back to that pool.
+# it is taken unless the chosen layer rules that pool out.
 _ONE_LOOP_AT_A_TIME = (
-    threading.Lock() if numba.config.THREADING_LAYER in ("default", "workqueue") else None
+    None
+    if numba.config.THREADING_LAYER in ("tbb", "omp", "safe", "threadsafe")
+    else threading.Lock()
 )
 
 _OPTIONS = dict(cache=True, nogil=True, error_model="numpy")
