@@ -47,7 +47,8 @@ class Batched:
     def rates(self) -> tuple[float, float]:
         """Agent-steps per second of wall time, and per second of this process's CPU time (all
         its threads): the second moves far less than the first with the other processes' load
-        (a thread that waits its turn spends no CPU time), though shared caches still slow it."""
+        (a thread that waits its turn spends no CPU time), though shared caches still slow it.
+        TBB's workers spin a moment before they sleep, and that counts as CPU time too."""
         return self.steps / self.wall, self.steps / max(self.cpu, 1e-9)
 
 
