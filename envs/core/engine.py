@@ -28,15 +28,17 @@ from typing import Callable
 
 import numpy as np
 
-from .jit import inline, njit
+from .jit import ON_TBB, inline, njit
 from .rng import game_key
 from .spec import GameSpec
 
-# Below this many games, threads cost more than they save. Waking the pool's sleeping threads
-# for a loop costs tens of microseconds on a virtual machine's CPUs (more when the host is
-# busy). Measured in one process on 2 vCPUs, Among Us, agent-steps/s serial vs parallel:
-# B=256 1.71M vs 0.93M, 1024 1.40M vs 1.23M, 2048 1.88M vs 1.84M, 4096 1.77M vs 2.25M.
-PARALLEL_THRESHOLD = 2048
+# Below this many games, threads cost more than they save. Measured in one process on 2 vCPUs,
+# Among Us, agent-steps/s serial vs parallel. On TBB (two runs of ten alternated rounds):
+# B=384 2.22, 2.33M vs 1.88, 2.02M; 512 1.49, 2.14M vs 2.05, 2.84M; 1024 2.14, 2.23M vs 3.26,
+# 3.14M. On numba's workqueue pool, whose sleeping threads take tens of microseconds to wake
+# for every loop: B=256 1.71M vs 0.93M, 1024 1.40M vs 1.23M, 2048 1.88M vs 1.84M, 4096 1.77M
+# vs 2.25M.
+PARALLEL_THRESHOLD = 512 if ON_TBB else 2048
 
 _BATCH_FILE = Path(__file__).with_name("batch.py")
 _BATCH_SOURCE = _BATCH_FILE.read_text()

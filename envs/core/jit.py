@@ -71,6 +71,23 @@ if not os.environ.get("NUMBA_THREADING_LAYER"):
     numba.config.THREADING_LAYER = "default"
     numba.config.THREADING_LAYER_PRIORITY = ["tbb", "workqueue", "omp"]  # workqueue always loads
 
+
+
+def _tbb_loads() -> bool:
+    try:
+        from numba.np.ufunc import tbbpool  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# Whether the batch loops will run on TBB. numba picks its pool at the first parallel loop, but
+# the engine decides before that which batches are worth threads (``PARALLEL_THRESHOLD``).
+ON_TBB = (
+    numba.config.THREADING_LAYER in ("default", "tbb", "safe", "threadsafe", "forksafe")
+    and _tbb_loads()
+)
+
 # The workqueue pool runs one parallel loop at a time: a loop launched from a second Python
 # thread meanwhile aborts the whole process. Under this lock the second one waits instead;
 # it is taken unless the chosen layer rules that pool out.
