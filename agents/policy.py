@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.engine import PARALLEL_THRESHOLD
+from envs.core.engine import threaded
 from envs.core.jit import borrowed, eight_bytes, kernel, njit, parallel_kernel, prange
 from envs.core.rng import game_key, next_u64
 from envs.core.spec import GameSpec
@@ -128,7 +128,7 @@ class RandomPolicy(Policy):
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         action_mask = np.ascontiguousarray(action_mask, dtype=np.bool_)
         out = np.empty(action_mask.shape[0], np.int64)
-        run = _sample_parallel if action_mask.shape[0] >= PARALLEL_THRESHOLD else _sample_serial
+        run = _sample_parallel if threaded(action_mask.shape[0]) else _sample_serial
         run(self._rng, action_mask, out)
         if (out < 0).any():
             raise ValueError(f"row {int(np.argmax(out < 0))} of the action mask has no legal action")

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import numba
 import numpy as np
 
 from .jit import ON_TBB, inline, njit
@@ -39,6 +40,13 @@ from .spec import GameSpec
 # for every loop: B=256 1.71M vs 0.93M, 1024 1.40M vs 1.23M, 2048 1.88M vs 1.84M, 4096 1.77M
 # vs 2.25M.
 PARALLEL_THRESHOLD = 512 if ON_TBB else 2048
+
+
+def threaded(num_games: int) -> bool:
+    """Whether a batch loop over this many games runs on threads: only from the threshold up,
+    and only where the calling thread may use more than one (a trainer that keeps to one thread
+    then never compiles the threaded loops)."""
+    return num_games >= PARALLEL_THRESHOLD and numba.get_num_threads() > 1
 
 _BATCH_FILE = Path(__file__).with_name("batch.py")
 _BATCH_SOURCE = _BATCH_FILE.read_text()
@@ -194,7 +202,6 @@ class VecEnv:
         self.winner = np.full(B, -1, np.int64)  # [B] team index, -1 for none; valid where done
         self._seed = seed
         self.records = new_records(game, B, seed, self.params, self.first_index)
-        self._parallel = B >= PARALLEL_THRESHOLD
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
@@ -204,7 +211,7 @@ class VecEnv:
             self.records = new_records(
                 self.game, self.num_envs, seed, self.params, self.first_index
             )
-        run = self._k.reset_parallel if self._parallel else self._k.reset_serial
+        run = self._k.reset_parallel if threaded(self.num_envs) else self._k.reset_serial
         run(
             self.records, self.observation, self.action_mask, self.current_seat,
             self._obs_offsets, self._layout,
@@ -231,7 +238,7 @@ class VecEnv:
                 f"{self.spec.name}: game {bad}, seat {int(self.current_seat[bad])}: {what}; "
                 f"legal: {self.legal_action_names(bad)}"
             )
-        run = self._k.step_parallel if self._parallel else self._k.step_serial
+        run = self._k.step_parallel if threaded(self.num_envs) else self._k.step_serial
         run(
             self.records, actions, self.observation, self.action_mask, self.current_seat,
             self.rewards, self.terminated, self.truncated, self.winner, self._obs_offsets,
