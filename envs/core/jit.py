@@ -44,16 +44,21 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()
 
 
-def _load_tbb() -> None:
-    """Load the `tbb` wheel's library, which pip puts in the environment's ``lib`` where the
-    system's loader does not look, so that numba's TBB layer (which asks for it by name) finds
-    it already loaded, whether we choose that layer or the user does."""
+def _load_tbb() -> bool:
+    """Whether numba's TBB layer can load. Loads the `tbb` wheel's library first: pip puts it in
+    the environment's ``lib``, where the system's loader does not look, and numba's layer asks
+    for it by name, whether we choose that layer or the user does."""
     path = Path(sys.prefix) / "lib" / "libtbb.so.12"
     if path.exists():
         try:
             ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
         except OSError:
-            pass  # numba then falls back to its own pool
+            return False  # numba then falls back to its own pool
+    try:
+        from numba.np.ufunc import tbbpool  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 # The batch loops run on TBB where it loads, else on numba's own `workqueue` pool; never on
@@ -66,26 +71,15 @@ def _load_tbb() -> None:
 # GNU OpenMP a forked child that runs a parallel loop hangs or dies. TBB and `workqueue` are
 # fork-safe.
 # NUMBA_THREADING_LAYER set by the user is respected as it is.
-_load_tbb()
+_TBB_LOADS = _load_tbb()
 if not os.environ.get("NUMBA_THREADING_LAYER"):
     numba.config.THREADING_LAYER = "default"
     numba.config.THREADING_LAYER_PRIORITY = ["tbb", "workqueue", "omp"]  # workqueue always loads
 
-
-
-def _tbb_loads() -> bool:
-    try:
-        from numba.np.ufunc import tbbpool  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 # Whether the batch loops will run on TBB. numba picks its pool at the first parallel loop, but
 # the engine decides before that which batches are worth threads (``PARALLEL_THRESHOLD``).
-ON_TBB = (
-    numba.config.THREADING_LAYER in ("default", "tbb", "safe", "threadsafe", "forksafe")
-    and _tbb_loads()
+ON_TBB = _TBB_LOADS and numba.config.THREADING_LAYER in (
+    "default", "tbb", "safe", "threadsafe", "forksafe"
 )
 
 # The workqueue pool runs one parallel loop at a time: a loop launched from a second Python
