@@ -12,7 +12,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .engine import GameDef, kernels_for, new_records
+from .engine import GameDef, check_seed, integer, kernels_for, new_records
 
 OBSERVATION_HIGH = 2.0  # every observation piece is scaled into [0, 2]
 
@@ -68,7 +68,20 @@ class RawEnv(AECEnv):
     def action_space(self, agent):
         return self.action_spaces[agent]
 
+    def _require_reset(self, what: str) -> None:
+        """``raw_env()`` has no PettingZoo guard: a call before ``reset()`` would read a blank
+        record (an all-zero observation, no error) or fail deep in the kernels."""
+        if self._records is None:
+            raise RuntimeError(f"{self.metadata['name']}: call reset() before {what}")
+
+    def _agent(self, agent) -> int:
+        if agent not in self._index:
+            raise ValueError(f"no agent {agent!r}; agents are {self.possible_agents}")
+        return self._index[agent]
+
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            seed = check_seed(seed)  # before anything changes: a bad seed leaves the env as it was
         if seed is None and self._records is None:
             seed = int(np.random.SeedSequence().entropy % 2**63)
         if seed is not None:
@@ -88,7 +101,8 @@ class RawEnv(AECEnv):
         self.agent_selection = self.possible_agents[int(self._seat[0])]
 
     def observe(self, agent):
-        seat = self._index[agent]
+        self._require_reset("observe()")
+        seat = self._agent(agent)
         live = not (self._term[0] or self._trunc[0]) and seat == self._seat[0]
         if live:
             obs = self._obs[0].copy()
@@ -101,15 +115,21 @@ class RawEnv(AECEnv):
         return {"observation": obs, "action_mask": mask}
 
     def state(self) -> np.ndarray:
+        self._require_reset("state()")
         out = np.zeros((1, self.state_layout.size), np.float32)
         self._k.god_views(self._records, out, self._state_offsets)
         return out[0]
 
     def step(self, action) -> None:
+        self._require_reset("step()")
+        if not self.agents:
+            raise RuntimeError(f"{self.metadata['name']}: the game is over; call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
+            action = action[()]  # what SB3's predict returns for one observation
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise ValueError(f"{agent}: action must be an integer, got {action!r}")
         a = int(action)
@@ -148,6 +168,9 @@ class RawEnv(AECEnv):
         """The whole table, or what ``seat`` sees; ``human`` mode prints it."""
         if self.render_mode is None:
             return None
+        self._require_reset("render()")
+        if seat is not None:
+            seat = integer(seat, "seat", 0, len(self.possible_agents) - 1)
         text = self.game.render(self._records[0], seat)
         if self.render_mode == "human":
             print(text)
@@ -157,10 +180,45 @@ class RawEnv(AECEnv):
     def close(self) -> None:
         pass
 
+    def last(self, observe: bool = True):
+        self._require_reset("last()")
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        self._require_reset("agent_iter()")
+        return super().agent_iter(max_iter)
+
+    def __getstate__(self) -> dict:
+        """The compiled kernels stay behind and are found again by the game's name, so the env
+        unpickles in a process that never built that game (a ``spawn`` worker)."""
+        state = self.__dict__.copy()
+        del state["_k"], state["game"], state["spec"]
+        state["game_name"] = self.spec.name
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        from .registry import game
+
+        name = state.pop("game_name")
+        self.__dict__.update(state)
+        self.game = game(name)
+        self.spec = self.game.spec
+        self._k = kernels_for(self.game)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's guard, counting a ``reset`` only once it has succeeded: a first reset that
+    raises (a bad seed) leaves the env refusing calls as before, not half-initialised."""
+
+    def reset(self, seed=None, options=None) -> None:
+        self.env.reset(seed=seed, options=options)
+        self._has_reset = True
+        self._has_updated = True
+
 
 def make_env(game: GameDef, render_mode: str | None = None, **params):
     """The raw env behind PettingZoo's guard against out-of-order calls. PettingZoo's
     ``AssertOutOfBoundsWrapper`` is left out: ``RawEnv.step`` already rejects a bad action with a
     ``ValueError`` that names it (an ``assert`` vanishes under ``python -O``), and every wrapper
     layer costs a Python attribute lookup on each of the dozen attributes a step touches."""
-    return wrappers.OrderEnforcingWrapper(RawEnv(game, render_mode=render_mode, **params))
+    return OrderEnforcing(RawEnv(game, render_mode=render_mode, **params))

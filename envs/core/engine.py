@@ -21,6 +21,7 @@ start-up would dominate, and a ``prange`` loop for large ones) and wraps them in
 from __future__ import annotations
 
 import sys
+import threading
 import types
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ import numba
 import numpy as np
 
 from .jit import ON_TBB, inline, njit
+from .limits import check_records
 from .rng import game_key
 from .spec import GameSpec
 
@@ -148,10 +150,27 @@ def kernels_for(game: GameDef) -> Kernels:
     return _KERNELS[game.spec.name]
 
 
+def integer(value, name: str, low: int = 0, high: int = 2**63 - 1) -> int:
+    """``value`` as an int if it is an integer (Python or numpy, a 0-d integer array too) in
+    ``[low, high]``; a bool, float or string is refused rather than silently converted."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
+    return int(value)
+
+
+def check_seed(seed) -> int:
+    return integer(seed, "seed", 0, 2**63 - 1)
+
+
 def new_records(
     game: GameDef, num_envs: int, seed: int, params: dict, first_index: int = 0
 ) -> np.ndarray:
     """Records with parameters set, record b keyed by (seed, first_index + b); not yet dealt."""
+    seed = check_seed(seed)
     states = np.zeros(num_envs, dtype=game.dtype)
     for name, value in params.items():
         states[name] = value
@@ -166,6 +185,14 @@ class VecEnv:
     the seat ``current_seat[b]`` that must decide next in game ``b``. A game that ends in a step
     reports its final rewards in that step's return, counts one more ``episode`` and is dealt
     anew at once, so the arrays always describe a live decision.
+
+    The attributes (``observation``, ``action_mask``, ``current_seat``, ``winner``, ...) are
+    buffers that the next call overwrites; what ``step`` returns is a fresh copy, the caller's
+    to keep (copying costs about 1% of a step at B=4096: ``evaluation/soak.py --copy-cost``).
+    Every method holds the VecEnv's lock, so calls from several threads take turns and never
+    interleave inside a step; a thread that reads ``observation`` and then steps still races
+    with another thread's step in between (the action may then be refused as illegal).
+    A VecEnv pickles (into another process too) as its game's name, parameters and records.
     """
 
     def __init__(
@@ -173,11 +200,10 @@ class VecEnv:
     ):
         """``first_index`` numbers the games from there: workers that share a seed but hold
         disjoint index ranges play disjoint, reproducible games."""
-        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if not isinstance(first_index, (int, np.integer)) or first_index < 0:
-            raise ValueError(f"first_index must be a non-negative integer, got {first_index!r}")
-        self.first_index = int(first_index)
+        num_envs = integer(num_envs, "num_envs", 1, 2**31 - 1)
+        self.first_index = integer(first_index, "first_index", 0, 2**63 - 1)
+        self._seed = check_seed(seed)
+        self._lock = threading.Lock()
         self.game = game
         self.spec = game.spec
         self.params = game.spec.resolve(**params)
@@ -200,25 +226,30 @@ class VecEnv:
         self.terminated = np.zeros(B, np.bool_)  # [B]
         self.truncated = np.zeros(B, np.bool_)  # [B]
         self.winner = np.full(B, -1, np.int64)  # [B] team index, -1 for none; valid where done
-        self._seed = seed
         self.records = new_records(game, B, seed, self.params, self.first_index)
         self.reset()
 
     def reset(self, seed: int | None = None) -> None:
         """Deal every game anew; with ``seed``, restart every game's random stream from it."""
-        if seed is not None:
-            self._seed = seed
-            self.records = new_records(
-                self.game, self.num_envs, seed, self.params, self.first_index
+        with self._lock:
+            if seed is not None:
+                self.records = new_records(
+                    self.game, self.num_envs, seed, self.params, self.first_index
+                )
+                self._seed = int(seed)
+            run = self._k.reset_parallel if threaded(self.num_envs) else self._k.reset_serial
+            run(
+                self.records, self.observation, self.action_mask, self.current_seat,
+                self._obs_offsets, self._layout,
             )
-        run = self._k.reset_parallel if threaded(self.num_envs) else self._k.reset_serial
-        run(
-            self.records, self.observation, self.action_mask, self.current_seat,
-            self._obs_offsets, self._layout,
-        )
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Apply one action per game; returns ``(rewards [B, P], terminated [B], truncated [B])``."""
+        """Apply one action per game; returns ``(rewards [B, P], terminated [B], truncated [B])``,
+        fresh arrays the caller may keep."""
+        with self._lock:
+            return self._step(actions)
+
+    def _step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise ValueError(
@@ -227,6 +258,11 @@ class VecEnv:
             )
         actions = actions.astype(np.int64, copy=False)
         bad = first_illegal(actions, self.action_mask)
+        if bad >= 0 and not self.action_mask[bad].any():
+            raise ValueError(
+                f"{self.spec.name}: game {bad}, seat {int(self.current_seat[bad])} has no legal "
+                f"action: its record (loaded with set_records?) is not a live decision"
+            )
         if bad >= 0:
             a = int(actions[bad])
             what = (
@@ -244,44 +280,99 @@ class VecEnv:
             self.rewards, self.terminated, self.truncated, self.winner, self._obs_offsets,
             self._layout, True,
         )
-        return self.rewards, self.terminated, self.truncated
+        return self.rewards.copy(), self.terminated.copy(), self.truncated.copy()
 
     def set_records(self, records: np.ndarray) -> None:
-        """Continue from saved records (a snapshot, or a scripted board in a rules test)."""
+        """Continue from saved records (a snapshot, or a scripted board in a rules test).
+
+        The records must come from a VecEnv of the same game and parameters, and every field
+        must lie in its declared range (``envs/<game>/limits.py``), with no game finished;
+        otherwise a ``ValueError`` names the record, the field and both values, and this VecEnv
+        is left as it was. The ranges keep the compiled rules inside the record's memory; they
+        cannot prove a scripted board reachable in play (a board half-way through a test's
+        edits may leave the deciding seat no legal action, which ``step`` then reports)."""
+        if not isinstance(records, np.ndarray):
+            raise ValueError(
+                f"records must be a numpy array of {self.spec.name} records, "
+                f"got {type(records).__name__}"
+            )
         if records.dtype != self.game.dtype or records.shape != (self.num_envs,):
             raise ValueError(
                 f"records must be {self.num_envs} records of the {self.spec.name} dtype, "
                 f"got {records.shape} of {records.dtype if records.dtype.names else records.dtype}"
             )
-        self.records = records.copy()
+        records = records.copy()
+        check_records(self.spec, records, self.params)
+        observation = np.zeros_like(self.observation)
+        action_mask = np.zeros_like(self.action_mask)
+        current_seat = np.zeros_like(self.current_seat)
         self._k.emit_all(
-            self.records, self.observation, self.action_mask, self.current_seat,
-            self._obs_offsets, self._layout,
+            records, observation, action_mask, current_seat, self._obs_offsets, self._layout
         )
+        with self._lock:
+            self.records = records
+            self.observation[:] = observation
+            self.action_mask[:] = action_mask
+            self.current_seat[:] = current_seat
 
     def legal_action_names(self, b: int) -> list[str]:
         return [self.spec.action_names[a] for a in np.flatnonzero(self.action_mask[b])]
 
     def observe(self, seats) -> np.ndarray:
         """Observations ``[B, D]`` of the given seat in each game (an int or ``[B]`` ints)."""
-        seats = np.broadcast_to(np.asarray(seats, dtype=np.int64), (self.num_envs,))
-        if seats.min() < 0 or seats.max() >= self.num_players:
-            raise ValueError(f"seats must lie in [0, {self.num_players}), got {seats}")
+        if isinstance(seats, np.ndarray) and seats.ndim == 1:
+            if seats.dtype.kind not in "iu" or seats.shape != (self.num_envs,):
+                raise ValueError(
+                    f"seats must be an int or {self.num_envs} ints, got {seats.dtype} "
+                    f"{seats.shape}"
+                )
+            if seats.min() < 0 or seats.max() >= self.num_players:
+                raise ValueError(f"seats must lie in [0, {self.num_players}), got {seats}")
+            seats = seats.astype(np.int64)
+        else:
+            seat = integer(seats, "seats", 0, self.num_players - 1)
+            seats = np.full(self.num_envs, seat, np.int64)
         out = np.zeros((self.num_envs, self.observation_size), np.float32)
-        self._k.observe_seats(self.records, np.ascontiguousarray(seats), out, self._obs_offsets)
+        with self._lock:
+            self._k.observe_seats(self.records, seats, out, self._obs_offsets)
         return out
 
     def state(self) -> np.ndarray:
         """The privileged god-view ``[B, S]`` (hidden roles and hands included): critics only."""
         out = np.zeros((self.num_envs, self.state_size), np.float32)
-        self._k.god_views(self.records, out, self._state_offsets)
+        with self._lock:
+            self._k.god_views(self.records, out, self._state_offsets)
         return out
 
     def teams(self) -> np.ndarray:
         """``[B, P]`` index into ``spec.teams`` of each seat now: private, for trainers and referees."""
         out = np.zeros((self.num_envs, self.num_players), np.int64)
-        self._k.teams(self.records, out)
+        with self._lock:
+            self._k.teams(self.records, out)
         return out
 
     def render(self, b: int = 0, seat: int | None = None) -> str:
+        b = integer(b, "game index b", 0, self.num_envs - 1)
+        if seat is not None:
+            seat = integer(seat, "seat", 0, self.num_players - 1)
         return self.game.render(self.records[b], seat)
+
+    def __getstate__(self) -> dict:
+        """The compiled kernels and the lock stay behind: ``__setstate__`` finds the game's
+        kernels again by name, so a VecEnv unpickles in a process that never built that game
+        (a ``spawn`` worker)."""
+        state = self.__dict__.copy()
+        for key in ("_k", "_lock", "game", "spec"):
+            del state[key]
+        state["game_name"] = self.spec.name
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        from .registry import game
+
+        name = state.pop("game_name")
+        self.__dict__.update(state)
+        self.game = game(name)
+        self.spec = self.game.spec
+        self._k = kernels_for(self.game)
+        self._lock = threading.Lock()

@@ -22,6 +22,11 @@ def game(name: str) -> GameDef:
     return _GAMES[name]
 
 
+def package_of(name: str) -> str:
+    """The package of a game's modules (``envs.menace``): its ``limits`` module lives there."""
+    return _MODULES[name].rpartition(".")[0] if name in _MODULES else f"envs.{name}"
+
+
 class _Registry(dict):
     """A read-only view ``{name: GameSpec}`` that loads each game module on first access."""
 
