@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
+import zipfile
 from pathlib import Path
 
 import torch
@@ -23,20 +25,54 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be read, or that does not belong to the game it is loaded for."""
 
 
+class CheckpointWriteError(OSError):
+    """A checkpoint could not be written (a full disk, a bad path); nothing was left behind."""
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def atomic_save(obj, path: str | Path) -> Path:
-    """``torch.save`` to a temporary file in the same directory, then rename over ``path``."""
+    """``torch.save`` to a temporary file in the same directory, then rename over ``path``.
+
+    The file gets the mode any new file would (``mkstemp`` alone makes it 0600). A failed
+    write (torch reports a full disk as ``RuntimeError: [enforce fail ...] unexpected pos``)
+    becomes a ``CheckpointWriteError`` naming the file."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as f:
             torch.save(obj, f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except (OSError, RuntimeError) as e:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise CheckpointWriteError(
+            f"{path}: could not write the checkpoint (disk full or path not writable?): "
+            f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        ) from e
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise
+    return path
+
+
+def fresh_directory(path: str | Path) -> Path:
+    """An empty directory at ``path``: what a save killed half-way left there is removed
+    first, so its partial files never end up inside the next complete checkpoint."""
+    path = Path(path)
+    if path.exists():
+        shutil.rmtree(path)
+    path.mkdir(parents=True)
     return path
 
 
@@ -52,6 +88,7 @@ def load_checkpoint(path: str | Path) -> dict:
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"{path}: no such checkpoint file")
+    _verify_archive(path)
     try:
         checkpoint = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # torch raises several unrelated types for a damaged file
@@ -67,12 +104,39 @@ def load_checkpoint(path: str | Path) -> dict:
     missing = [k for k in METADATA_KEYS if k not in checkpoint["metadata"]]
     if missing:
         raise CheckpointError(f"{path}: checkpoint metadata lacks {missing}")
+    for key, kind in METADATA_TYPES.items():
+        value = checkpoint["metadata"][key]
+        if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+            raise CheckpointError(
+                f"{path}: checkpoint metadata {key!r} is {value!r}, not {kind.__name__}"
+            )
     return checkpoint
+
+
+def _verify_archive(path: Path) -> None:
+    """``torch.save`` writes a zip archive whose members carry CRCs; ``torch.load`` does not
+    check them, so a flipped byte inside the tensor data would load as a silently changed
+    weight. Every member is read and checked here first."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            bad = archive.testzip()
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as e:
+        raise CheckpointError(
+            f"{path}: not a readable checkpoint (truncated or corrupt?): {type(e).__name__}: {e}"
+        ) from e
+    except Exception as e:  # zlib errors and the like from a damaged member
+        raise CheckpointError(f"{path}: corrupt checkpoint archive: {type(e).__name__}: {e}") from e
+    if bad is not None:
+        raise CheckpointError(f"{path}: corrupt checkpoint: member {bad!r} fails its CRC check")
 
 
 METADATA_KEYS = (
     "game", "version", "params", "observation_fingerprint", "team", "steps", "seed", "model",
 )
+METADATA_TYPES = {
+    "game": str, "version": int, "params": dict, "observation_fingerprint": str, "team": str,
+    "model": dict,
+}
 
 
 def game_metadata(game: str, params: dict) -> dict:

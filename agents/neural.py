@@ -24,8 +24,9 @@ MASKED_LOGIT = -1e9
 class MaskedCategorical:
     """A categorical distribution over the legal actions of each row only.
 
-    Illegal actions have probability exactly 0 and are never sampled; entropy sums over legal
-    actions only, so a row with one legal action has entropy 0 and the entropy bonus never
+    Illegal actions have probability exactly 0 and are never sampled; logits that are not all
+    finite (a diverged network, a NaN checkpoint) raise, since softmax of a NaN has no legal
+    action to fall back on and would sample past the end. Entropy sums over legal actions only, so a row with one legal action has entropy 0 and the entropy bonus never
     rewards spreading mass onto actions that cannot be taken.
 
     Only the fused ``softmax`` / ``log_softmax`` kernels touch masked entries: on CPU a plain
@@ -37,6 +38,13 @@ class MaskedCategorical:
             raise ValueError(f"logits {tuple(logits.shape)} and mask {tuple(mask.shape)} differ")
         if mask.dtype != torch.bool:
             raise ValueError(f"mask must be bool, got {mask.dtype}")
+        finite = torch.isfinite(logits).all(-1)
+        if not bool(finite.all()):
+            row = int(torch.nonzero(~finite)[0])
+            raise ValueError(
+                f"non-finite logits: the policy diverged (row {row}: "
+                f"{logits[row][~torch.isfinite(logits[row])][:3].tolist()} ...)"
+            )
         legal_rows = mask.view(torch.uint8).amax(-1).bool()  # as any(-1), several times faster
         if not bool(legal_rows.all()):
             row = int(torch.nonzero(~legal_rows)[0])
@@ -293,7 +301,14 @@ def load_policy(
     try:
         model = ActorCritic(metadata["model"])
         model.load_state_dict(checkpoint["model"])
-    except (ValueError, RuntimeError) as e:  # a config and weights that do not fit together
+    except (ValueError, RuntimeError, TypeError, KeyError) as e:  # config and weights differ
         raise CheckpointError(f"{path}: model does not match its weights: {e}") from e
+    for name, tensor in checkpoint["model"].items():
+        if torch.is_tensor(tensor) and tensor.is_floating_point() and not bool(
+            torch.isfinite(tensor).all()
+        ):
+            raise CheckpointError(
+                f"{path}: weights {name!r} hold NaN or infinite values (the run diverged)"
+            )
     kind = RecurrentPolicy if model.recurrent else NeuralPolicy
     return kind(model, metadata, greedy=greedy, seed=seed)

@@ -44,10 +44,22 @@ class Policy:
 def choose(
     policy: Policy, observation: np.ndarray, action_mask: np.ndarray, who: np.ndarray
 ) -> np.ndarray:  # [N, D], [N, A], [N, 2] (game slot, seat) -> [N] int64
-    """``policy.act`` on these rows, telling a policy that remembers who decides each one."""
+    """``policy.act`` on these rows, telling a policy that remembers who decides each one.
+
+    Its answer must be ``[N]`` integers: a float action (3.9) would otherwise be truncated
+    silently on its way into the engine's int64 buffer."""
     if policy.remembers:
-        return policy.act(observation, action_mask, who)
-    return policy.act(observation, action_mask)
+        actions = policy.act(observation, action_mask, who)
+    else:
+        actions = policy.act(observation, action_mask)
+    actions = np.asarray(actions)
+    n = np.shape(action_mask)[0]
+    if actions.dtype.kind not in "iu" or actions.shape != (n,):
+        raise ValueError(
+            f"policy {policy!r} must return {n} integer actions, got {actions.dtype} "
+            f"{actions.shape}"
+        )
+    return actions
 
 
 _RNG_DTYPE = np.dtype([("rng_key", np.uint64), ("rng_counter", np.uint64)])

@@ -1,28 +1,90 @@
-"""The ``hiddendeck`` command: demo, train, bench, play."""
+"""The hiddendeck command: train, match and benchmark agents on hidden-role card games, or play
+a seat yourself. Every subcommand that takes a game lists the games and their parameters in its
+--help. Errors are one line, "hiddendeck: ...", with exit status 2."""
 
 from __future__ import annotations
 
 import argparse
-import json
+import math
 import sys
 
 import envs
+
+
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Defaults shown after every option's help; descriptions and epilogs kept as written."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's usage errors as one line, like every other error of the command."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):
+        self.exit(2, f"hiddendeck: {self.prog.removeprefix('hiddendeck ')}: {message} "
+                     f"(see {self.prog} --help)\n")
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number, got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"must be an integer in [0, 2**63), got {text!r}")
+    return value
+
+
+def games_help() -> str:
+    """Every registered game with its table sizes and parameters (default, range, meaning)."""
+    lines = ["games and their parameters (--param NAME=VALUE):"]
+    for name, spec in envs.registry.items():
+        lines.append(f"  {name} (v{spec.version}, {spec.min_players}-{spec.max_players} players)"
+                     f": {spec.doc}")
+        for p in spec.params:
+            kind = "0 or 1" if p.dtype == "bool" else f"{p.low}..{p.high}"
+            lines.append(f"    {p.name}={p.default}  ({kind}) {p.doc}")
+    return "\n".join(lines)
 
 
 def _params(pairs: list[str]) -> dict:
     out = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"--param expects NAME=VALUE, got {pair!r}")
+        if not sep or not key:
+            raise ValueError(f"--param expects NAME=VALUE, got {pair!r}")
         try:
             out[key] = int(value)
         except ValueError:
-            raise SystemExit(f"--param {key}: {value!r} is not an integer") from None
+            raise ValueError(f"--param {key}: {value!r} is not an integer") from None
     return out
 
 
 def cmd_bench(args) -> int:
+    import json
+
     from .bench import format_bench, run_bench
 
     if args.balance:
@@ -34,6 +96,7 @@ def cmd_bench(args) -> int:
     params = _params(args.param)
     if args.players is not None:
         params["num_players"] = args.players
+    envs.registry[args.game].resolve(**params)  # a bad parameter fails before any measuring
     result = run_bench(args.game, seconds=args.seconds, repeat=args.repeat, **params)
     print(json.dumps(result) if args.json else format_bench(result))
     return 0
@@ -53,21 +116,50 @@ def cmd_play(args) -> int:
     if args.players is not None:
         params["num_players"] = args.players
     opponents = args.opponents or ["heuristic"]
-    play(args.game, args.seat, opponents=opponents, seed=args.seed, **params)
+    try:
+        play(args.game, args.seat, opponents=opponents, seed=args.seed, **params)
+    except EOFError:
+        print("\nhiddendeck: end of input: game abandoned", file=sys.stderr)
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="hiddendeck", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
 
-    bench = sub.add_parser("bench", help="engine speed: batched vs AEC agent-steps/s")
-    bench.add_argument("game", choices=list(envs.registry))
-    bench.add_argument("--players", type=int, default=None)
-    bench.add_argument("--param", action="append", metavar="NAME=VALUE", help="a game parameter")
-    bench.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    try:
+        return version("hiddendeck")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def _describe_games(sub) -> None:
+    """Every subcommand with a ``game`` argument (whoever registered it) lists the games and
+    their parameters, and refuses an unknown game before doing anything."""
+    for parser in sub.choices.values():
+        for action in parser._actions:
+            if action.dest == "game" and not action.option_strings:
+                if action.choices is None:
+                    action.choices = list(envs.registry)
+                parser.epilog = "\n\n".join(filter(None, [parser.epilog, games_help()]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _Parser(prog="hiddendeck", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"hiddendeck {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    bench = sub.add_parser("bench", help="engine speed: batched vs AEC agent-steps/s",
+                           description="Engine speed: agent-steps/s of the batched engine at "
+                           "B = 1, 256, 4096 against the AEC env, with random legal actions.")
+    bench.add_argument("game", choices=list(envs.registry), help="the game")
+    bench.add_argument("--players", type=positive_int, default=None,
+                       help="seats at the table (default: the game's)")
+    bench.add_argument("--param", action="append", metavar="NAME=VALUE",
+                       help="a game parameter (repeatable)")
+    bench.add_argument("--seconds", type=positive_float, default=2.0,
+                       help="time per measurement")
     bench.add_argument(
-        "--repeat", type=int, default=1,
+        "--repeat", type=positive_int, default=1,
         help="measure everything this many times and report medians (noisy machines)",
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
@@ -77,22 +169,31 @@ def main(argv: list[str] | None = None) -> int:
     bench.set_defaults(run=cmd_bench)
 
     demo = sub.add_parser(
-        "demo", help="the main job: train crew and menace, then trained vs trained vs heuristics"
+        "demo", help="the main job: train crew and menace, then trained vs trained vs heuristics",
+        description="Train crew and menace by self-play on The Menace Among Us, then play the "
+        "trained sides against each other and against the heuristics.",
     )
-    demo.add_argument("--seconds", type=float, default=180.0, help="training time per run")
-    demo.add_argument("--games", type=int, default=2_000, help="evaluation games per pairing")
+    demo.add_argument("--seconds", type=positive_float, default=180.0,
+                      help="training time per run")
+    demo.add_argument("--games", type=positive_int, default=2_000,
+                      help="evaluation games per pairing")
     demo.add_argument("--out", default="runs/demo", help="run directory for checkpoints and logs")
-    demo.add_argument("--seed", type=int, default=0)
+    demo.add_argument("--seed", type=seed, default=0, help="seed of training and evaluation")
     demo.set_defaults(run=cmd_demo)
 
     from training.cli import register as register_train
 
     register_train(sub)
 
-    play = sub.add_parser("play", help="play one seat yourself at the terminal")
-    play.add_argument("game", choices=list(envs.registry))
-    play.add_argument("--seat", type=int, default=0)
-    play.add_argument("--players", type=int, default=None)
+    play = sub.add_parser(
+        "play", help="play one seat yourself at the terminal",
+        description="Play one seat at the terminal against policies. Type an action's number "
+        "or name at the prompt; Ctrl-D or Ctrl-C quits.",
+    )
+    play.add_argument("game", choices=list(envs.registry), help="the game")
+    play.add_argument("--seat", type=int, default=0, help="your seat, from 0")
+    play.add_argument("--players", type=positive_int, default=None,
+                      help="seats at the table (default: the game's)")
     play.add_argument(
         "--opponents",
         action="append",
@@ -100,15 +201,21 @@ def main(argv: list[str] | None = None) -> int:
         help="random, heuristic, or a checkpoint file (it plays the team it was trained for); "
         "TEAM=NAME for one team; repeatable; teams not named: heuristic",
     )
-    play.add_argument("--param", action="append", metavar="NAME=VALUE", help="a game parameter")
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--param", action="append", metavar="NAME=VALUE",
+                      help="a game parameter (repeatable)")
+    play.add_argument("--seed", type=seed, default=0, help="seed of the deal")
     play.set_defaults(run=cmd_play)
 
-    args = parser.parse_args(argv)
+    _describe_games(sub)
     try:
+        args = parser.parse_args(argv)
         return args.run(args)
-    except ValueError as err:
-        print(f"hiddendeck: {err}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("\nhiddendeck: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, OSError) as err:  # bad input, a bad checkpoint, a full disk
+        lines = str(err).strip().splitlines() or [type(err).__name__]
+        print(f"hiddendeck: {lines[0]}", file=sys.stderr)
         return 2
 
 

@@ -69,6 +69,9 @@ def play_match(
     short ones would otherwise be over-represented, so each of the ``num_envs`` slots counts
     at most ``ceil(num_games / num_envs)`` games and later finishes are ignored.
     """
+    for name, value in (("num_games", num_games), ("num_envs", num_envs)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
     vec = envs.make_vec(game, min(num_envs, num_games), seed=seed, **params)
     teams = vec.spec.teams
     missing = sorted(set(teams) - set(policies))

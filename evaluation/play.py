@@ -55,7 +55,9 @@ def play(
     **params,
 ):
     vec = envs.make_vec(game, 1, seed=seed, **params)
-    if not 0 <= seat < vec.num_players:
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not (
+        0 <= seat < vec.num_players
+    ):
         raise ValueError(f"seat must be in [0, {vec.num_players}), got {seat}")
     others = opponent_policies(opponents, vec.spec, vec.params, seed)
     human = HumanPolicy(vec.spec.action_names, lambda: vec.render(0, seat), read=read)
@@ -69,9 +71,9 @@ def play(
             policy = others[vec.spec.teams[vec.teams()[0, deciding]]]
         who = np.array([[0, deciding]])  # game slot 0, the seat to decide
         action = choose(policy, vec.observation, vec.action_mask, who)
+        rewards, terminated, truncated = vec.step(action)  # refuses an illegal one first
         if policy is not human:
-            print(f"player_{vec.current_seat[0]}: {vec.spec.action_names[action[0]]}")
-        rewards, terminated, truncated = vec.step(np.asarray(action, np.int64))
+            print(f"player_{deciding}: {vec.spec.action_names[action[0]]}")
         if terminated[0] or truncated[0]:
             outcome = "a draw" if truncated[0] else f"{vec.spec.teams[vec.winner[0]]} wins"
             print(f"Game over: {outcome}. Your reward: {rewards[0, seat]:+.0f}")

@@ -38,7 +38,8 @@ from torch import nn
 import envs
 from agents import make_policy
 from agents.checkpoint import (
-    CheckpointError, atomic_save, check_compatible, game_metadata, load_checkpoint, save_policy,
+    CheckpointError, atomic_save, check_compatible, fresh_directory, game_metadata, load_checkpoint,
+    save_policy,
 )
 from agents.neural import MODEL_KINDS, ActorCritic, MaskedCategorical
 from training.gae import per_seat_gae
@@ -267,7 +268,7 @@ def save_run_checkpoint(out: Path, env, args, groups, models, optimizers, pool, 
     written under a temporary name and renamed, so ``step_N/`` is complete or absent."""
     final = out / "checkpoints" / f"step_{counters['global_step']:012d}"
     tmp = final.with_name(f".{final.name}.tmp")
-    tmp.mkdir(parents=True, exist_ok=True)
+    fresh_directory(tmp)  # a killed save may have left partial files there
     for g, name in enumerate(groups):
         meta = checkpoint_metadata(env, args, name, models[g], counters["global_step"],
                                    counters["group_steps"][g])

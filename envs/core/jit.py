@@ -18,6 +18,7 @@ import hashlib
 import os
 import sys
 import threading
+import warnings
 from pathlib import Path
 
 import numba
@@ -42,6 +43,45 @@ def _cache_dir() -> str:
 
 if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()
+
+
+def _heal_cache() -> None:
+    """A corrupt cache entry (a file cut short by a full disk or a killed process, a flipped
+    byte) makes numba's loader raise an unpickling error in every later process, with no hint
+    that the cache is to blame. Under our cache directory such an entry is deleted with a
+    one-line warning and the function compiled afresh; other libraries' caches are left to
+    numba."""
+    from numba.core.caching import Cache
+
+    load = Cache._load_overload
+    if getattr(load, "heals", False):
+        return
+
+    def load_or_heal(self, sig, target_context):
+        try:
+            return load(self, sig, target_context)
+        except Exception as e:
+            cache_file = self._cache_file
+            index = Path(cache_file._index_path)
+            root = Path(numba.config.CACHE_DIR).resolve()
+            if root not in index.resolve().parents:
+                raise
+            base = index.name[: -len(".nbi")]
+            for path in [index, *index.parent.glob(f"{base}.*.nbc")]:
+                path.unlink(missing_ok=True)
+            warnings.warn(
+                f"hiddendeck: discarded a corrupt numba cache entry {index} "
+                f"({type(e).__name__}: {e}); compiling it again",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return None
+
+    load_or_heal.heals = True
+    Cache._load_overload = load_or_heal
+
+
+_heal_cache()
 
 
 def _load_tbb() -> bool:

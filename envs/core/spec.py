@@ -25,8 +25,8 @@ class Param:
     dtype: str = "int"  # "int" or "bool"
 
     def check(self, value) -> int:
-        if self.dtype == "bool":
-            if not isinstance(value, (bool, np.bool_)) and value not in (0, 1):
+        if self.dtype == "bool":  # True/False or the integers 0/1; 1.0 or "1" are typos
+            if not isinstance(value, (bool, np.bool_, int, np.integer)) or value not in (0, 1):
                 raise ValueError(f"parameter {self.name!r} must be a bool, got {value!r}")
             return int(bool(value))
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
