@@ -119,6 +119,34 @@ def soak_one(
     return {"games": finished, "agent_steps": steps, "truncations": truncations}
 
 
+def copy_cost(game: str, num_envs: int = 4096, seconds: float = 10.0, **params) -> dict:
+    """What ``VecEnv.step`` pays to return fresh arrays: the time of a step (which includes the
+    copies) against the time of the copies alone, measured alternately in one process."""
+    vec = envs.make_vec(game, num_envs, seed=0, **params)
+    policy = RandomPolicy(0)
+    for _ in range(5):  # the first steps compile or load the kernels
+        vec.step(policy.act(vec.observation, vec.action_mask))
+    actions = [policy.act(vec.observation, vec.action_mask)]
+    step_time = copy_time = 0.0
+    steps = 0
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        t0 = time.perf_counter()
+        vec.step(actions[0])
+        t1 = time.perf_counter()
+        vec.rewards.copy(), vec.terminated.copy(), vec.truncated.copy()
+        t2 = time.perf_counter()
+        step_time += t1 - t0
+        copy_time += t2 - t1
+        steps += 1
+        actions[0] = policy.act(vec.observation, vec.action_mask)
+    return {
+        "game": game, "num_envs": num_envs, "steps": steps,
+        "step_us": 1e6 * step_time / steps, "copy_us": 1e6 * copy_time / steps,
+        "copy_share": copy_time / step_time,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m evaluation.soak", description=__doc__,
@@ -133,7 +161,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="default 0")
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                         help="a game parameter (repeatable)")
+    parser.add_argument("--copy-cost", action="store_true",
+                        help="instead: measure what returning fresh arrays costs a step at "
+                        "--envs games (use --envs 4096)")
     args = parser.parse_args(argv)
+    if args.copy_cost:
+        r = copy_cost(args.game, args.envs)
+        print(f"{r['game']} B={r['num_envs']}: step {r['step_us']:.0f} us, of which copying "
+              f"the returned arrays {r['copy_us']:.1f} us ({r['copy_share']:.2%}; {r['steps']} "
+              f"steps)")
+        return 0
     if args.games < 1 or args.envs < 1 or args.seed < 0:
         parser.error("--games and --envs must be positive, --seed non-negative")
     spec = envs.registry[args.game]

@@ -188,7 +188,8 @@ class VecEnv:
 
     The attributes (``observation``, ``action_mask``, ``current_seat``, ``winner``, ...) are
     buffers that the next call overwrites; what ``step`` returns is a fresh copy, the caller's
-    to keep (copying costs about 1% of a step at B=4096: ``evaluation/soak.py --copy-cost``).
+    to keep (the copies cost 0.1-1.3% of a step at B=4096:
+    ``python -m evaluation.soak GAME --copy-cost --envs 4096``).
     Every method holds the VecEnv's lock, so calls from several threads take turns and never
     interleave inside a step; a thread that reads ``observation`` and then steps still races
     with another thread's step in between (the action may then be refused as illegal).
