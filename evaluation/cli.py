@@ -159,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     bench.add_argument("--seconds", type=positive_float, default=2.0,
                        help="time per measurement")
     bench.add_argument(
-        "--repeat", type=positive_int, default=1,
+        "--repeat", type=int, default=1,
         help="measure everything this many times and report medians (noisy machines)",
     )
     bench.add_argument("--json", action="store_true", help="print one JSON object")
