@@ -26,8 +26,9 @@ class MaskedCategorical:
 
     Illegal actions have probability exactly 0 and are never sampled; logits that are not all
     finite (a diverged network, a NaN checkpoint) raise, since softmax of a NaN has no legal
-    action to fall back on and would sample past the end. Entropy sums over legal actions only, so a row with one legal action has entropy 0 and the entropy bonus never
-    rewards spreading mass onto actions that cannot be taken.
+    action to fall back on and would sample past the end. Entropy sums over legal actions
+    only, so a row with one legal action has entropy 0 and the entropy bonus never rewards
+    spreading mass onto actions that cannot be taken.
 
     Only the fused ``softmax`` / ``log_softmax`` kernels touch masked entries: on CPU a plain
     ``exp()`` of a number that underflows takes a slow path (about 40x slower here).
