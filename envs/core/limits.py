@@ -82,7 +82,16 @@ def game_limits(spec: GameSpec) -> tuple[dict[str, Range], Callable | None]:
     if spec.name not in _GAME_LIMITS:
         from .registry import package_of
 
-        module = importlib.import_module(f"{package_of(spec.name)}.limits")
+        name = f"{package_of(spec.name)}.limits"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name != name:
+                raise
+            raise ValueError(
+                f"{spec.name}: no module {name} declares the ranges of its record fields, so "
+                f"set_records cannot check records (see envs/core/limits.py)"
+            ) from None
         limits = {**common_limits(spec), **module.LIMITS}
         _GAME_LIMITS[spec.name] = (limits, getattr(module, "check", None))
     return _GAME_LIMITS[spec.name]
