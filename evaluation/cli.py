@@ -12,7 +12,20 @@ import envs
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Defaults shown after every option's help; descriptions and epilogs kept as written."""
+    """Defaults shown after every option's help (where there is one to show and the help does
+    not already give it); a description or epilog with line breaks kept as written, others
+    wrapped."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if action.default in (None, False, [], argparse.SUPPRESS) or "default" in text:
+            return text
+        return super()._get_help_string(action)
+
+    def _fill_text(self, text, width, indent):
+        if "\n" in text.strip():
+            return super()._fill_text(text, width, indent)
+        return argparse.HelpFormatter._fill_text(self, text, width, indent)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -150,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
 
     bench = sub.add_parser("bench", help="engine speed: batched vs AEC agent-steps/s",
                            description="Engine speed: agent-steps/s of the batched engine at "
-                           "B = 1, 256, 4096 against the AEC env, with random legal actions.")
+                           "B = 1, 256, 4096\nagainst the AEC env, with random legal actions.")
     bench.add_argument("game", choices=list(envs.registry), help="the game")
     bench.add_argument("--players", type=positive_int, default=None,
                        help="seats at the table (default: the game's)")
@@ -170,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
 
     demo = sub.add_parser(
         "demo", help="the main job: train crew and menace, then trained vs trained vs heuristics",
-        description="Train crew and menace by self-play on The Menace Among Us, then play the "
+        description="Train crew and menace by self-play on The Menace Among Us, then play the\n"
         "trained sides against each other and against the heuristics.",
     )
     demo.add_argument("--seconds", type=positive_float, default=180.0,
@@ -187,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
 
     play = sub.add_parser(
         "play", help="play one seat yourself at the terminal",
-        description="Play one seat at the terminal against policies. Type an action's number "
+        description="Play one seat at the terminal against policies. Type an action's number\n"
         "or name at the prompt; Ctrl-D or Ctrl-C quits.",
     )
     play.add_argument("game", choices=list(envs.registry), help="the game")
