@@ -138,6 +138,7 @@ def test_play_match_num_games_0_is_named(n):
         play_match("amongus", {"crew": RandomPolicy(0), "impostor": RandomPolicy(0)}, n)
 
 
+@pytest.mark.slow  # 1,000 inputs each in CI, 10,000 with HIDDENDECK_SLOW=1
 @pytest.mark.parametrize("entry", ["cli", "vecenv", "aec"])
 def test_fuzz_of_public_entry_points_ends_in_results_or_clear_errors(entry):
     n = 10_000 if SLOW else 1_000

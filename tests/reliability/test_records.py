@@ -90,6 +90,7 @@ def test_a_record_with_no_legal_action_is_named_at_the_step():
         vec.step(np.zeros(2, np.int64))
 
 
+@pytest.mark.slow  # 1,000 inputs each in CI, 10,000 with HIDDENDECK_SLOW=1
 def test_set_records_fuzz_random_bytes_and_wild_fields_never_crash():
     """In a process of its own: a crash there fails this test instead of killing pytest."""
     n = 10_000 if SLOW else 1_000
