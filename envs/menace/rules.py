@@ -96,8 +96,13 @@ PAST_COL_CALLER = PAST_COL_BALLOT + P  # who called the vote, NOBODY if no one d
 PAST_COL_EXILED = PAST_COL_CALLER + 1  # seats exiled, one bit each (seat 7 is the sign bit)
 PAST_COL_KILLED = PAST_COL_EXILED + 1  # seats killed, one bit each
 PAST_COL_HELD = PAST_COL_KILLED + 1  # 1 once the row holds a round
-PAST_WIDTH = 32
-assert PAST_COL_HELD < PAST_WIDTH
+PAST_COL_CARDS = PAST_COL_HELD + 1  # + seat * T + card type: what the seat played (its secret)
+PAST_COL_USED = PAST_COL_CARDS + P * T  # + seat * 2 + slot: Above Deck Action used
+PAST_COL_TARGET = PAST_COL_USED + 2 * P  # + seat * 2 + slot: whom it chose, NOBODY if no one
+PAST_COL_OXYGEN = PAST_COL_TARGET + 2 * P  # the tracks at the end of that round
+PAST_COL_ENERGY = PAST_COL_OXYGEN + 1
+PAST_WIDTH = 160
+assert PAST_COL_ENERGY < PAST_WIDTH
 
 DTYPE = make_dtype(
     SPEC,
@@ -160,6 +165,8 @@ DTYPE = make_dtype(
         ("killed_this_round", np.bool_),
         ("ab_user", np.int8),
         ("ab_id", np.int8),
+        ("ab_slot", np.int8),
+        ("ability_target", np.int8, (P, 2)),  # whom each ability used this round chose
         ("ab_stage", np.int8),
         ("ab_discards_left", np.int8),
         ("ab_target", np.int8),
@@ -795,6 +802,7 @@ def start_of_round_flags(s):
     s["played_n"][:] = 0
     s["revealed_cards"][:] = 0
     s["used"][:, :] = False
+    s["ability_target"][:, :] = NOBODY
     s["locked_down"][:] = False
     s["suppressed"][:] = False
     s["hidden"][:] = False
@@ -990,6 +998,7 @@ def begin_ability(s, seat, slot):
     s["used"][seat, slot] = True
     s["ab_user"] = seat
     s["ab_id"] = ability
+    s["ab_slot"] = slot
     s["ab_stage"] = PAYING
     s["ab_discards_left"] = ABILITY_DISCARDS[ability]
     s["ab_target"] = NOBODY
@@ -1467,9 +1476,10 @@ def end_of_round(s):
 
 @kernel
 def remember_round(s):
-    """The round just ended becomes row 0 of the public record and older rows move down one.
-    Only the rows the observation shows are kept: a shift of a few dozen bytes once a round,
-    so that every observation reads the rows it shows as one run of memory."""
+    """The round just ended becomes row 0 of the record and older rows move down one.
+    Only the rows the observation shows are kept: a shift of 160 bytes a row once a round, so
+    that every observation reads the rows it shows as one run of memory. A row is public but
+    for the cards each seat played, which only that seat's observation reads."""
     past = s["past"]
     for k in range(s["history_rounds"] - 1, 0, -1):
         past[k, :] = past[k - 1, :]
@@ -1484,6 +1494,13 @@ def remember_round(s):
     row[PAST_COL_EXILED] = np.int8(s["round_exiled"])
     row[PAST_COL_KILLED] = np.int8(s["round_killed"])
     row[PAST_COL_HELD] = 1
+    for seat in range(P):
+        row[PAST_COL_CARDS + seat * T : PAST_COL_CARDS + (seat + 1) * T] = s["played"][seat]
+        for slot in range(2):
+            row[PAST_COL_USED + 2 * seat + slot] = s["used"][seat, slot]
+            row[PAST_COL_TARGET + 2 * seat + slot] = s["ability_target"][seat, slot]
+    row[PAST_COL_OXYGEN] = s["oxygen"]
+    row[PAST_COL_ENERGY] = s["energy"]
 
 
 # --- walking the game to the next decision -------------------------------------------------------
@@ -1605,6 +1622,7 @@ def step(s, action):
         s["ab_discards_left"] -= 1
     elif decision == ABILITY_TARGET_CHOICE:
         s["ab_target"] = target
+        s["ability_target"][s["ab_user"], s["ab_slot"]] = target
     elif decision == BLOODWORK_REVEAL:
         s["bloodwork"][seat] = card
         finish_ability(s)
