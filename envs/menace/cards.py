@@ -1,7 +1,7 @@
 """Every card of The Menace Among Us as data.
 
 The rules kernels never name a card by a literal: they index the tables below through the
-integer ids defined here, and `rules.py` turns the tables into numpy arrays once at import.
+integer ids defined here, and `tables.py` turns the tables into numpy arrays once at import.
 Each entry carries its provenance: "rulebook" when the seed rulebook (`000_*`, with `002_*`
 where the English is garbled) prints it, "designed" when we had to invent it, "ruling" when
 `shared/rulings.md` fixed a garbled or contradictory print.
@@ -51,7 +51,7 @@ class BelowDeckCard:
 
     `oxygen` and `energy` are the plain track changes the card makes when it resolves; the
     cards with more to them (Command, Panic!, Replicate, Backstab, Brawl, Reactor Leak) have a
-    resolve function of their own in `rules.py` and keep the track part here.
+    resolve function of their own in `rules/resolution.py` and keep the track part here.
     """
 
     name: str
@@ -165,7 +165,7 @@ MENACE = 1
 NEUTRAL_SIDE = 2
 SIDE_NAMES = ("Crew", "Menace", "Neutral")
 
-# Triggers of agenda special abilities. Each is resolved by one function in `rules.py`.
+# Triggers of agenda special abilities. Each is resolved by one function in `rules/fates.py`.
 NO_TRIGGER = 0
 ON_KILLED_NOT_EXILED = 1  # fires when killed, unless the player had been exiled before
 ON_KILLED = 2  # fires when killed, exiled or not
@@ -173,7 +173,7 @@ ON_EXILED = 3
 ON_KILLED_OR_EXILED = 4  # fires on whichever comes first
 PASSIVE = 5  # a standing rule, no trigger
 
-# Individual goals (Advanced game). Each is checked by one function in `rules.py`.
+# Individual goals (Advanced game). Each is checked by one function in `rules/tracks.py`.
 GOAL_NONE = 0
 GOAL_ANOTHER_PLAYER_KILLED = 1
 GOAL_NOT_EXILED = 2
@@ -476,7 +476,7 @@ TARGET_UNWOUNDED = 3  # a living crewmember with no Wound, yourself included
 TARGET_WOUNDED = 4  # a living crewmember with a removable Wound, yourself included
 TARGET_OTHER_PLAYED = 5  # another crewmember with a Below Deck card face down this round
 
-# Ability effects. Each names one function in `rules.py`.
+# Ability effects. Each names one branch of `rules/abilities.py`'s `resolve_ability`.
 BLOODWORK = 0
 FIRST_AID = 1
 DELEGATE = 2

@@ -7,7 +7,7 @@ from .cards import N_ABILITIES, N_AGENDAS, N_CARD_TYPES, N_CHARACTERS, N_WOUNDS
 MIN_PLAYERS = 4
 MAX_HISTORY_ROUNDS = 8  # the most past rounds an observation may show (`history_rounds`)
 
-# What the pending decision is about; one name per kind, in `rules.py`'s numbering.
+# What the pending decision is about; one name per kind, in `rules/board.py`'s numbering.
 DECISION_NAMES = (
     "pick a character",
     "take an action",
