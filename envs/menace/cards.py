@@ -518,6 +518,10 @@ class AboveDeckAction:
 
     Costs are paid by the user: Oxygen and Energy from the tracks (the track must hold the
     amount), discards from hand (chosen by the user), wounds to the user.
+
+    `provenance` is where the ability, its effect and its kinds of cost come from;
+    `amounts_provenance` where the numbers come from. The printed cards say "(Cost: Oxygen)"
+    or "gain Oxygen" without an amount on Bloodwork, Crunch and Moxie: those amounts are ours.
     """
 
     name: str
@@ -528,6 +532,11 @@ class AboveDeckAction:
     target: int
     effect: str
     provenance: str
+    amounts_provenance: str = ""  # "": the same as `provenance`
+
+    def __post_init__(self):
+        if not self.amounts_provenance:
+            object.__setattr__(self, "amounts_provenance", self.provenance)
 
 
 ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
@@ -536,10 +545,11 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         1,
         0,
         0,
-        0,
-        TARGET_OTHER,
+        1,
+        TARGET_ANY,
         "Choose a crewmember. That crewmember publicly reveals a card of their choice from hand.",
         RULEBOOK,
+        amounts_provenance=DESIGNED,  # printed "(Cost: Oxygen, Wound)": 1 Oxygen is ours
     ),
     AboveDeckAction(
         "First Aid",
@@ -581,6 +591,7 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         TARGET_UNWOUNDED,
         "Choose an un-wounded crewmember. That crewmember draws 3 cards and receives a Wound.",
         RULEBOOK,
+        amounts_provenance=DESIGNED,  # printed "(Cost: Oxygen)"
     ),
     AboveDeckAction(
         "Moxie",
@@ -591,6 +602,7 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         TARGET_NONE,
         "At the end of this round, if any crewmember was wounded this round, gain 2 Oxygen.",
         RULEBOOK,
+        amounts_provenance=DESIGNED,  # printed "(Cost: Oxygen)" and "gain Oxygen"
     ),
     AboveDeckAction(
         "Veto",
@@ -637,7 +649,7 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         0,
         0,
         TARGET_OTHER,
-        "Choose another crewmember. They cannot vote or call a vote this round.",
+        "Choose another crewmember. They cannot call a vote this round.",
         DESIGNED,
     ),
     AboveDeckAction(
@@ -719,7 +731,7 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         "Vigil",
         0,
         0,
-        0,
+        1,
         0,
         TARGET_NONE,
         "At the end of this round, if no crewmember was killed this round, gain 1 Oxygen.",

@@ -179,11 +179,12 @@ def observe(s, seat, out, off, n):
     seen_top = s["seen_top"][seat]
     wound_list, used, chose = s["wound_list"], s["used"], s["ability_target"]
     analyst, searching, interceptor = ch == ANALYST, ch == SURVEILLANT, ch == INTERCEPTOR
+    leader = s["mission_leader"]
     for r in range(n):
         j = absolute(r, seat, n)
         out[off[ALIVE] + r] = s["alive"][j]
         out[off[EXILED] + r] = s["exiled"][j]
-        if s["character"][j] >= 0:
+        if s["character"][j] >= 0 and (r == 0 or relative(j, leader, n) < s["picks_shown"]):
             out[off[CHARACTER] + r * N_CHARACTERS + s["character"][j]] = 1.0
         if s["revealed"][j]:
             out[off[AGENDA_REVEALED] + r * N_AGENDAS + s["agenda"][j]] = 1.0

@@ -36,6 +36,7 @@ from .abilities import (  # noqa: F401
     finish_ability,
     follow_up,
     has_delegated_action,
+    may_be_delegated,
     pilfer,
     plain_target_ok,
     ready_ability,

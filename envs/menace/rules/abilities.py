@@ -72,17 +72,18 @@ def plain_target_ok(s, user, ability, target):
 
 @kernel
 def target_ok(s, user, ability, target):
-    """A delegated seat must have something to do, or Delegate cannot name it."""
+    """A delegated seat must seem to have something to do, or Delegate cannot name it."""
     if not plain_target_ok(s, user, ability, target):
         return False
     if ability == c.DELEGATE:
-        return has_delegated_action(s, target)
+        return may_be_delegated(s, target)
     return True
 
 
 @kernel
-def ready_ability(s, seat, slot):
-    """The ability in `slot` if the seat may use it now, targets aside; else -1."""
+def ready_ability(s, seat, slot, playable):
+    """The ability in `slot` if the seat may use it now, targets aside; else -1. `playable`:
+    the cards the seat may play, as far as the one deciding knows (Rush needs two)."""
     if not s["alive"][seat] or s["used"][seat, slot]:
         return -1
     if s["exiled"][seat] and s["agenda"][seat] != c.THE_STEWARD:
@@ -97,7 +98,7 @@ def ready_ability(s, seat, slot):
         hand_needed = 1
     if s["hand_n"][seat] < hand_needed:
         return -1
-    if ability == c.RUSH and playable_count(s, seat) < 2:
+    if ability == c.RUSH and playable < 2:
         return -1
     if ability == c.CALIBRATE or ability == c.EMERGENCY_PROTOCOL:
         if s["emma_n"] + s["emma_discard_n"] == 0:
@@ -112,7 +113,7 @@ def ready_ability(s, seat, slot):
 
 @kernel
 def can_use(s, seat, slot):
-    ability = ready_ability(s, seat, slot)
+    ability = ready_ability(s, seat, slot, playable_count(s, seat))
     if ability < 0:
         return False
     if ABILITY_TARGET[ability] == c.TARGET_NONE:
@@ -124,9 +125,9 @@ def can_use(s, seat, slot):
 
 
 @kernel
-def can_use_when_delegated(s, seat, slot):
+def can_use_when_delegated(s, seat, slot, playable):
     """A delegated seat's abilities; Delegate itself is Andrew Nance's, never the delegated's."""
-    ability = ready_ability(s, seat, slot)
+    ability = ready_ability(s, seat, slot, playable)
     if ability < 0 or ability == c.DELEGATE:
         return False
     if ABILITY_TARGET[ability] == c.TARGET_NONE:
@@ -139,13 +140,31 @@ def can_use_when_delegated(s, seat, slot):
 
 @kernel
 def has_delegated_action(s, seat):
-    """A delegated seat must play a card or use an Above Deck Action; has it any?"""
+    """A delegated seat must play a card or use an Above Deck Action; has it any? If not, the
+    delegation comes to nothing and the turn order goes on."""
     if not s["alive"][seat]:
         return False
-    if playable_count(s, seat) > 0:
+    playable = playable_count(s, seat)
+    if playable > 0:
         return True
     for slot in range(2):
-        if can_use_when_delegated(s, seat, slot):
+        if can_use_when_delegated(s, seat, slot, playable):
+            return True
+    return False
+
+
+@kernel
+def may_be_delegated(s, seat):
+    """`has_delegated_action` as the Delegate user can judge it: from the public hand size, as
+    if every card in hand could be played. Burned Hands forbids the Repairs, but which cards
+    a hand holds is secret: a mask that asked would tell the user for free (audit F4)."""
+    if not s["alive"][seat]:
+        return False
+    held = np.int64(s["hand_n"][seat])
+    if held > 0:
+        return True
+    for slot in range(2):
+        if can_use_when_delegated(s, seat, slot, held):
             return True
     return False
 

@@ -36,12 +36,9 @@ def can_call_vote(s, seat):
 
 @kernel
 def can_vote(s, seat):
-    return (
-        s["alive"][seat]
-        and not s["exiled"][seat]
-        and not s["locked_down"][seat]
-        and not has_wound(s, seat, c.CRUSHED_THROAT)
-    )
+    """Lockdown keeps a seat from calling a vote, not from voting (v3: a locked-down ballot
+    let two Menaces block every exile at 5 players)."""
+    return s["alive"][seat] and not s["exiled"][seat] and not has_wound(s, seat, c.CRUSHED_THROAT)
 
 
 @kernel

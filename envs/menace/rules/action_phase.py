@@ -19,6 +19,7 @@ def start_of_round_flags(s):
     s["played_n"][:] = 0
     s["revealed_cards"][:] = 0
     s["used"][:, :] = False
+    s["leader_passed"] = False
     s["ability_target"][:, :] = NOBODY
     s["locked_down"][:] = False
     s["suppressed"][:] = False

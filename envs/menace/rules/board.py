@@ -82,6 +82,7 @@ DTYPE = make_dtype(
         ("round", np.int16),
         ("mission_leader", np.int8),
         ("round_leader", np.int8),  # first to act this round: turn order ignores later passes
+        ("leader_passed", np.bool_),  # the token already moved on this round: its holder died
         ("turn_pos", np.int8),
         ("oxygen", np.int16),
         ("energy", np.int16),
@@ -91,6 +92,7 @@ DTYPE = make_dtype(
         ("character", np.int8, (P,)),
         ("offer", np.uint8, (P, c.N_CHARACTERS)),
         ("pick_pos", np.int8),
+        ("picks_shown", np.int8),  # picks in turn order made public: a group's, once all chose
         ("alive", np.uint8, (P,)),
         ("exiled", np.uint8, (P,)),
         ("revealed", np.uint8, (P,)),  # agenda face up

@@ -72,7 +72,8 @@ def end_of_round(s):
         s["rewards"][:] = 0.0
         return
     remember_round(s)
-    pass_mission_leader(s)
+    if not s["leader_passed"]:
+        pass_mission_leader(s)
     start_round(s)
 
 

@@ -95,6 +95,7 @@ def kill(s, seat):
         s["menace_fallen"] = True
     if seat == s["mission_leader"]:
         pass_mission_leader(s)
+        s["leader_passed"] = True
     if agenda == c.THE_VENGEANT:
         s["agenda_due"][seat] = True
     elif not was_exiled:

@@ -49,6 +49,7 @@ def clear_table(s):
     s["character"][:] = -1
     s["offer"][:, :] = False
     s["pick_pos"] = 0
+    s["picks_shown"] = 0
     s["alive"][:] = False
     s["exiled"][:] = False
     s["revealed"][:] = False
@@ -165,9 +166,14 @@ def pick_character(s, seat, character):
 
 @kernel
 def next_pick(s):
+    """Seats pick one at a time, but a group's picks stay hidden until the whole group has
+    chosen: the rulebook's players choose together and place their characters face up (all
+    seats at 4-5 players; the first five, then the rest, at 6-8). The offers within a group
+    never overlap, so the order of decisions tells no one anything."""
     n = s["num_players"]
     while s["pick_pos"] < n:
         if s["pick_pos"] == c.CHARACTER_FIRST_PICKERS:
+            s["picks_shown"] = s["pick_pos"]
             deal_unclaimed_characters(s)
         seat = seat_after(s, s["mission_leader"], s["pick_pos"])
         if not s["random_characters"]:
@@ -183,6 +189,7 @@ def next_pick(s):
                     pick_character(s, seat, ch)
                     break
                 k -= 1
+    s["picks_shown"] = n
     build_decks(s)
     start_round(s)
     return False
