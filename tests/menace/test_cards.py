@@ -156,3 +156,28 @@ def test_designed_oxygen_abilities_are_not_cheaper_than_the_printed_moxie():
     """Vigil was free: +1 Oxygen a round for nothing, strictly stronger than Moxie (audit F5)."""
     vigil = cards.ABOVE_DECK_ACTIONS[cards.VIGIL]
     assert vigil.discard_cost == 1 and vigil.provenance == cards.DESIGNED
+
+
+def test_rules_document_prices_every_above_deck_action_as_the_data_does():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs/rules/menace.md").read_text()
+    rows = {}
+    for line in text.split("### Above Deck Actions")[1].split("\n### ")[0].splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 4 and cells[0] in cards.ABILITY_NAMES:
+            rows[cells[0]] = cells
+    assert sorted(rows) == sorted(cards.ABILITY_NAMES)
+    for action in cards.ABOVE_DECK_ACTIONS:
+        amounts = (
+            (action.oxygen_cost, "Oxygen"),
+            (action.energy_cost, "Energy"),
+            (action.discard_cost, "Discard"),
+            (action.wound_cost, "Wound"),
+        )
+        cost = ", ".join(f"{k} {what}" for k, what in amounts if k) or "none"
+        _, doc_cost, _, provenance = rows[action.name]
+        assert doc_cost == cost, action.name
+        assert provenance.startswith(action.provenance), action.name
+        designed_amounts = action.amounts_provenance != action.provenance
+        assert ("amount" in provenance and "designed" in provenance) == designed_amounts
