@@ -126,9 +126,10 @@ SUSPECT_THRESHOLD = 0.75  # suspicion at which the Crew calls a vote and votes
 MENACE_CALL_THRESHOLD = 0.5  # suspicion of another seat at which the Menace calls a vote
 # Oxygen the Crew keeps in hand beyond the worst case of a round, by table size (4 to 8). A
 # larger reserve makes the heuristic Crew stronger at every size; these are set so that it
-# wins 35-65% against the heuristic Menace at each size. The reserve is largest at 5 players,
-# where the two Menaces hold the largest share of the table (2 of 5) and The Saint is not dealt.
-RESERVE = np.array([2, 5, 1, 2, 0], np.int64)
+# wins 35-65% against the heuristic Menace at each size (version 3: Vigil costs a card). The
+# reserve is largest at 5 players, where the two Menaces hold the largest share of the table
+# (2 of 5) and The Saint is not dealt.
+RESERVE = np.array([3, 6, 3, 4, 2], np.int64)
 W_ABILITY = 1.0  # suspicion per Oxygen a seat spent on Above Deck Actions (no Crew does)
 W_VOTE = 0.5  # suspicion per ballot against a seat since shown to be Crew
 SHOWN = 5.0  # suspicion of a seat whose agenda is revealed as the Menace's (+10)
