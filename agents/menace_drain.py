@@ -121,7 +121,6 @@ class MenaceDrain(ScriptedPolicy):
 
     name = "drain"
     game = "menace"
-    team = "menace"  # the side it is written for; balance tables pit it against the heuristic
     decide_batch = _drain_batch
 
 
