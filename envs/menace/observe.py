@@ -147,7 +147,9 @@ def observe(s, seat, out, off, n):
     for card in range(T):
         out[off[HAND] + card] = s["hand"][seat, card] * 0.125
         out[off[REVEALED] + card] = s["revealed_cards"][card] * 0.125
-        out[off[OWN_PLAYED] + card] = s["played"][seat, card] * (1.0 / 3.0)
+    if s["played_n"][seat]:
+        for card in range(T):
+            out[off[OWN_PLAYED] + card] = s["played"][seat, card] * (1.0 / 3.0)
     out[off[OXYGEN]] = s["oxygen"] * 0.05
     out[off[ENERGY]] = s["energy"] * 0.05
     out[off[ROUND]] = s["round"] / s["max_rounds"]
@@ -197,8 +199,7 @@ def observe(s, seat, out, off, n):
         out[off[ABILITIES_USED] + 2 * r + 1] = used[j, 1]
         for slot in range(2):
             if chose[j, slot] != NOBODY:
-                at = off[ABILITY_TARGETS] + (2 * r + slot) * n
-                out[at + relative(chose[j, slot], seat, n)] = 1.0
+                out[off[ABILITY_TARGETS] + r * n + relative(chose[j, slot], seat, n)] = 1.0
         out[off[STATUS] + 4 * r] = s["locked_down"][j]
         out[off[STATUS] + 4 * r + 1] = s["suppressed"][j]
         out[off[STATUS] + 4 * r + 2] = s["hidden"][j]
@@ -244,39 +245,48 @@ def write_ballot(ballot, seat, n, out, at):
 
 @kernel
 def observe_past_rounds(s, seat, out, off, n):
-    """The last `history_rounds` rounds, most recent first (rows of the record's `past`)."""
+    """The last `history_rounds` rounds, most recent first (rows of the record's `past`).
+    Each piece's offset for the row is computed once: the loops then only add a seat."""
     past = s["past"]
     for k in range(s["history_rounds"]):
         row = past[k]
         if not row[PAST_COL_HELD]:
             return
         out[off[PAST_ROUND] + k] = 1.0
-        out[off[PAST_TRACKS] + 2 * k] = row[PAST_COL_OXYGEN] * 0.05
-        out[off[PAST_TRACKS] + 2 * k + 1] = row[PAST_COL_ENERGY] * 0.05
-        own = PAST_COL_CARDS + seat * T
+        at = off[PAST_TRACKS] + 2 * k
+        out[at] = row[PAST_COL_OXYGEN] * 0.05
+        out[at + 1] = row[PAST_COL_ENERGY] * 0.05
+        at = off[PAST_REVEALED] + k * T
         for card in range(T):
-            out[off[PAST_REVEALED] + k * T + card] = row[PAST_COL_REVEALED + card] * 0.125
-            out[off[PAST_OWN_PLAYED] + k * T + card] = row[own + card] * (1.0 / 3.0)
+            out[at + card] = row[PAST_COL_REVEALED + card] * 0.125
+        if row[PAST_COL_PLAYED + seat]:
+            at, own = off[PAST_OWN_PLAYED] + k * T, PAST_COL_CARDS + seat * T
+            for card in range(T):
+                out[at + card] = row[own + card] * (1.0 / 3.0)
         caller = row[PAST_COL_CALLER]
         exiled, killed = row[PAST_COL_EXILED], row[PAST_COL_KILLED]
+        played_at, exiled_at = off[PAST_PLAYED] + k * n, off[PAST_EXILED] + k * n
+        killed_at, ballots_at = off[PAST_KILLED] + k * n, off[PAST_BALLOTS] + k * n * (n + 1)
+        used_at = off[PAST_ABILITIES_USED] + 2 * k * n
+        targets_at = off[PAST_ABILITY_TARGETS] + k * n * n
         for r in range(n):
             j = absolute(r, seat, n)
             if row[PAST_COL_PLAYED + j]:
-                out[off[PAST_PLAYED] + k * n + r] = row[PAST_COL_PLAYED + j] * (1.0 / 3.0)
+                out[played_at + r] = row[PAST_COL_PLAYED + j] * (1.0 / 3.0)
             if caller != NOBODY:
-                at = off[PAST_BALLOTS] + (k * n + r) * (n + 1)
-                write_ballot(row[PAST_COL_BALLOT + j], seat, n, out, at)
+                write_ballot(row[PAST_COL_BALLOT + j], seat, n, out, ballots_at + r * (n + 1))
             if (exiled >> j) & 1:
-                out[off[PAST_EXILED] + k * n + r] = 1.0
+                out[exiled_at + r] = 1.0
             if (killed >> j) & 1:
-                out[off[PAST_KILLED] + k * n + r] = 1.0
-            for slot in range(2):
-                if row[PAST_COL_USED + 2 * j + slot]:
-                    out[off[PAST_ABILITIES_USED] + (k * n + r) * 2 + slot] = 1.0
-                    target = row[PAST_COL_TARGET + 2 * j + slot]
-                    if target != NOBODY:
-                        at = off[PAST_ABILITY_TARGETS] + ((k * n + r) * 2 + slot) * n
-                        out[at + relative(target, seat, n)] = 1.0
+                out[killed_at + r] = 1.0
+            used = PAST_COL_USED + 2 * j
+            if row[used] | row[used + 1]:
+                for slot in range(2):
+                    if row[used + slot]:
+                        out[used_at + 2 * r + slot] = 1.0
+                        target = row[PAST_COL_TARGET + 2 * j + slot]
+                        if target != NOBODY:
+                            out[targets_at + r * n + relative(target, seat, n)] = 1.0
         if caller != NOBODY:
             out[off[PAST_VOTE_CALLER] + k * n + relative(caller, seat, n)] = 1.0
 

@@ -80,7 +80,7 @@ def observation_layout(params: dict) -> Layout:
             Piece("hand_size", (n,), "cards in hand / 8"),
             Piece("deck_size", (n,), "cards in deck / 20"),
             Piece("abilities_used", (n, 2), "Above Deck Actions used this round"),
-            Piece("ability_targets", (n, 2, n), "one-hot: whom each ability used this round chose"),
+            Piece("ability_targets", (n, n), "whom each seat's abilities chose this round"),
             Piece("status", (n, 4), "locked down, suppressed, hidden, shielded this round"),
             Piece("played", (n,), "Below Deck cards each seat has face down this round / 3"),
             Piece("own_played", (N_CARD_TYPES,), "the observer's own face-down cards by type / 3"),
@@ -112,7 +112,7 @@ def observation_layout(params: dict) -> Layout:
             Piece("past_killed", (k, n), "seats killed that round"),
             Piece("past_own_played", (k, N_CARD_TYPES), "cards the observer played that round / 3"),
             Piece("past_abilities_used", (k, n, 2), "Above Deck Actions each seat used that round"),
-            Piece("past_ability_targets", (k, n, 2, n), "one-hot: whom each of those chose"),
+            Piece("past_ability_targets", (k, n, n), "whom each seat's abilities chose then"),
             Piece("past_tracks", (k, 2), "Oxygen / 20 and Energy / 20 at the end of that round"),
         )
     )

@@ -121,11 +121,11 @@ def test_a_seat_sees_its_own_face_down_cards_and_no_one_elses():
 
 def test_this_rounds_ability_targets_are_public_and_seat_relative():
     s = lockdown_round()
-    expected = np.zeros((4, 2, 4), np.float32)
-    expected[1, 1, 3] = 1.0  # seat +1 (Sela), slot 2 (Lockdown), chose seat +3
+    expected = np.zeros((4, 4), np.float32)
+    expected[1, 3] = 1.0  # seat +1 (Sela: Lockdown, `abilities_used` slot 2) chose seat +3
     assert np.array_equal(view(s, 0)["ability_targets"], expected)
-    from_seat_2 = np.zeros((4, 2, 4), np.float32)
-    from_seat_2[3, 1, 1] = 1.0  # seat 1 is +3 from seat 2; seat 3 is +1
+    from_seat_2 = np.zeros((4, 4), np.float32)
+    from_seat_2[3, 1] = 1.0  # seat 1 is +3 from seat 2; seat 3 is +1
     assert np.array_equal(view(s, 2)["ability_targets"], from_seat_2)
 
 
@@ -140,8 +140,8 @@ def test_past_rounds_keep_own_cards_ability_use_and_the_tracks():
     used = np.zeros((4, 2), np.float32)
     used[1, 1] = 1.0
     assert np.array_equal(v0["past_abilities_used"][0], used)
-    assert v0["past_ability_targets"][0, 1, 1, 3] == 1.0 and v0["past_ability_targets"].sum() == 1
-    assert v2["past_ability_targets"][0, 3, 1, 1] == 1.0 and v2["past_ability_targets"].sum() == 1
+    assert v0["past_ability_targets"][0, 1, 3] == 1.0 and v0["past_ability_targets"].sum() == 1
+    assert v2["past_ability_targets"][0, 3, 1] == 1.0 and v2["past_ability_targets"].sum() == 1
     # 10 Oxygen, -1 Lockdown, -2 for two Basic Repairs, +1 Raise Morale; +2 Energy
     assert np.allclose(v0["past_tracks"][0], [8 / 20, 2 / 20])
     assert np.array_equal(v0["past_tracks"], v2["past_tracks"])
@@ -172,7 +172,7 @@ def test_history_rounds_has_a_valid_range():
     default = SPEC.observation_layout(SPEC.resolve(num_players=6))
     # per round: the round, revealed cards, played, caller, ballots, exiled, killed, own cards,
     # abilities used, their targets, the tracks
-    per_round = 1 + 11 + 6 + 6 + 6 * 7 + 6 + 6 + 11 + 6 * 2 + 6 * 2 * 6 + 2
+    per_round = 1 + 11 + 6 + 6 + 6 * 7 + 6 + 6 + 11 + 6 * 2 + 6 * 6 + 2
     assert default.size - small.size == 3 * per_round
 
 

@@ -83,7 +83,8 @@ def target_ok(s, user, ability, target):
 @kernel
 def ready_ability(s, seat, slot, playable):
     """The ability in `slot` if the seat may use it now, targets aside; else -1. `playable`:
-    the cards the seat may play, as far as the one deciding knows (Rush needs two)."""
+    the cards the seat may play, as far as the one deciding knows (Rush needs two); -1 for
+    the seat's own count, taken only for Rush (it is a loop over the hand)."""
     if not s["alive"][seat] or s["used"][seat, slot]:
         return -1
     if s["exiled"][seat] and s["agenda"][seat] != c.THE_STEWARD:
@@ -98,8 +99,11 @@ def ready_ability(s, seat, slot, playable):
         hand_needed = 1
     if s["hand_n"][seat] < hand_needed:
         return -1
-    if ability == c.RUSH and playable < 2:
-        return -1
+    if ability == c.RUSH:
+        if playable < 0:
+            playable = playable_count(s, seat)
+        if playable < 2:
+            return -1
     if ability == c.CALIBRATE or ability == c.EMERGENCY_PROTOCOL:
         if s["emma_n"] + s["emma_discard_n"] == 0:
             return -1
@@ -113,7 +117,7 @@ def ready_ability(s, seat, slot, playable):
 
 @kernel
 def can_use(s, seat, slot):
-    ability = ready_ability(s, seat, slot, playable_count(s, seat))
+    ability = ready_ability(s, seat, slot, np.int64(-1))
     if ability < 0:
         return False
     if ABILITY_TARGET[ability] == c.TARGET_NONE:

@@ -242,7 +242,7 @@ def legal_actions(s, mask):
             if decision == TURN:
                 mask[USE + slot] = can_use(s, seat, slot)
             elif decision == DELEGATED:
-                mask[USE + slot] = can_use_when_delegated(s, seat, slot, playable_count(s, seat))
+                mask[USE + slot] = can_use_when_delegated(s, seat, slot, np.int64(-1))
     elif decision == ABILITY_TARGET_CHOICE:
         for k in range(n):
             mask[SEAT + k] = target_ok(s, seat, np.int64(s["ab_id"]), seat_after(s, seat, k))
