@@ -3,10 +3,16 @@
 The Crew repairs while Oxygen would survive the worst case of the round with a reserve to
 spare, otherwise raises morale or gains Oxygen with an ability (Photosynthesis, Vigil); it picks
 the character whose cards and abilities serve it best, never plays a Bad card while anything
-else is legal, and votes out the seat most tied to Bad cards: its share of this
-round's face-down cards when Bad ones were revealed, plus what Surveillance, Analyze and
-Bloodwork showed and any agenda revealed. The Menace sabotages under cover (once others have
-played this round, so the Bad card hides among theirs), finishes the Crew when Oxygen is low,
+else is legal, and votes out the seat most tied to the Menace by all the public evidence in its
+observation, this round and over the past-round window: its share of the Bad cards revealed in
+rounds it played in (less the observer's own cards), the Oxygen it spent on Above Deck Actions
+(which no Crew seat does), ballots it cast against seats since shown to be Crew, plus what
+Surveillance, Analyze and Bloodwork showed and any agenda revealed. A Menace shown for what it
+is (an exiled one still plays) it wounds with Backstab or Brawl.
+
+The Menace sabotages under cover (once others have played this round, so the Bad card hides
+among theirs), finishes the Crew when Oxygen is low, spends Oxygen on its abilities when that
+pays (it ends the game, or the table already suspects it most and a vote will silence it),
 blows up Energy near the goal, plays Neutral cards or draws otherwise, and votes with the
 table's suspicion against anyone but itself, since an exiled crewmember costs 3 Oxygen.
 
@@ -23,10 +29,12 @@ from envs.menace import actions as A
 from envs.menace import cards as c
 from envs.menace import rules as R
 from envs.menace.observe import (
+    ABILITIES_USED,
     ABILITY_IN_PLAY,
     ACCUSED,
     AGENDA_REVEALED,
     ALIVE,
+    BALLOTS,
     BEING_REVEALED,
     CHARACTER_OFFER,
     BLOODWORK_CARD,
@@ -36,8 +44,16 @@ from envs.menace.observe import (
     DECISION,
     ENERGY,
     EXILED,
+    MISSION_LEADER,
     OWN_AGENDA,
     OXYGEN,
+    OWN_PLAYED,
+    PAST_ABILITIES_USED,
+    PAST_BALLOTS,
+    PAST_OWN_PLAYED,
+    PAST_PLAYED,
+    PAST_REVEALED,
+    PAST_ROUND,
     PLAYED,
     REVEALED,
     SEEN_EMMA_TOP,
@@ -46,7 +62,13 @@ from envs.menace.observe import (
     SURVEILLED_SEAT,
 )
 from envs.menace.spec import MIN_PLAYERS, N_DECISIONS
-from envs.menace.tables import AGENDA_SIDE, CARD_CATEGORY, CHARACTER_ABILITIES, CHARACTER_DECK
+from envs.menace.tables import (
+    ABILITY_OXYGEN,
+    AGENDA_SIDE,
+    CARD_CATEGORY,
+    CHARACTER_ABILITIES,
+    CHARACTER_DECK,
+)
 
 from .policy import ScriptedPolicy
 
@@ -92,13 +114,26 @@ for _ability, _value in (
 ):
     CREW_USES[_ability], CREW_ABILITY_VALUE[_ability] = True, _value
 
+# How much a revealed card of each type says its player is the Menace: Bad cards, and half as
+# much for Backstab and Brawl, which wound the Crew (2 Oxygen a death) and which no Crew plays
+# but to strike a Menace shown for what it is.
+GUILT = np.zeros(T, np.float64)
+for _card in range(T):
+    GUILT[_card] = 1.0 if CARD_CATEGORY[_card] == c.BAD else 0.0
+GUILT[BS] = GUILT[BRAWL] = 0.2
+
 SUSPECT_THRESHOLD = 0.75  # suspicion at which the Crew calls a vote and votes
 MENACE_CALL_THRESHOLD = 0.5  # suspicion of another seat at which the Menace calls a vote
 # Oxygen the Crew keeps in hand beyond the worst case of a round, by table size (4 to 8). A
 # larger reserve makes the heuristic Crew stronger at every size; these are set so that it
-# wins 35-65% against the heuristic Menace at each size. The reserve is largest at 5 players,
-# where the two Menaces hold the largest share of the table (2 of 5) and The Saint is not dealt.
-RESERVE = np.array([2, 5, 1, 2, 0], np.int64)
+# wins 35-65% against the heuristic Menace at each size (version 3: Vigil costs a card). The
+# reserve is largest at 5 players, where the two Menaces hold the largest share of the table
+# (2 of 5) and The Saint is not dealt.
+RESERVE = np.array([3, 6, 3, 4, 2], np.int64)
+W_ABILITY = 1.0  # suspicion per Oxygen a seat spent on Above Deck Actions (no Crew does)
+W_VOTE = 0.5  # suspicion per ballot against a seat since shown to be Crew
+SHOWN = 5.0  # suspicion of a seat whose agenda is revealed as the Menace's (+10)
+PAST_WEIGHT = 0.6  # a past round's evidence, per round back, against this round's
 
 
 @kernel
@@ -117,27 +152,105 @@ def first_card(mask, base, order):
 
 
 @kernel
-def suspicion(obs, off, n, out):
-    """How strongly each other seat is tied to the Menace, from this round and revealed facts.
-
-    A share of the round's Bad cards goes to each seat in proportion to the cards it played,
-    leaving out the observer's own (assumed innocent); seen Bad cards weigh more; a revealed
-    agenda settles it. Seats that cannot be voted for get -1e9.
-    """
+def bad_share(obs, revealed_at, own_at, own_known):
+    """How Bad one face-down card of another seat was likely to be, from a round's revealed cards
+    (at `revealed_at`); with `own_known`, the observer's own cards of that round (at `own_at`,
+    by type / 3) are taken out first, as only it can."""
     total, bad = 0.0, 0.0
     for card in range(T):
-        k = obs[off[REVEALED] + card] * 8.0
+        k = obs[revealed_at + card] * 8.0
+        if own_known:
+            k -= obs[own_at + card] * 3.0
         total += k
-        if CARD_CATEGORY[card] == c.BAD:
-            bad += k
-    own = obs[off[PLAYED]] * 3.0
-    share = bad / max(total - own, 1.0)
+        bad += GUILT[card] * k
+    return max(bad, 0.0) / max(total, 1.0)
+
+
+@kernel
+def oxygen_spent(obs, off, used_at, r):
+    """Oxygen seat `r` spent on Above Deck Actions, from the used flags at `used_at` (a seat's
+    character, and so what each of its abilities costs, is public)."""
+    spent = 0.0
+    for ch in range(c.N_CHARACTERS):
+        if obs[off[CHARACTER] + r * c.N_CHARACTERS + ch] > 0.5:
+            for slot in range(2):
+                spent += obs[used_at + 2 * r + slot] * ABILITY_OXYGEN[CHARACTER_ABILITIES[ch, slot]]
+    return spent
+
+
+@kernel
+def revealed_side(obs, off, r):
+    """The side of seat `r` if its agenda has been revealed, else -1."""
+    for a in range(c.N_AGENDAS):
+        if obs[off[AGENDA_REVEALED] + r * c.N_AGENDAS + a] > 0.5:
+            return AGENDA_SIDE[a]
+    return -1
+
+
+@kernel
+def ballot_evidence(obs, at, n, voter, sides):
+    """What one ballot row (for whom, or abstained) says of the voter: voting out a seat since
+    shown to be Crew is suspect, voting out a shown Menace is not."""
+    score = 0.0
+    for t in range(n):
+        if obs[at + voter * (n + 1) + t] > 0.5:
+            if sides[t] == c.CREW:
+                score += W_VOTE
+            elif sides[t] == c.MENACE:
+                score -= W_VOTE
+    return score
+
+
+@kernel
+def public_evidence(obs, off, n, own_known, out):
+    """What the table has seen of each seat, this round and over the past-round window: its share
+    of Bad cards revealed in rounds it played in, Oxygen it spent on Above Deck Actions, and
+    ballots cast against seats since shown to be Crew. Past rounds' shares and ballots weigh
+    less, by PAST_WEIGHT a round; Oxygen spent is a fact about the seat and keeps its weight.
+    With `own_known` the observer's own cards are taken out of the shares, as it alone can;
+    without, every row is what the rest of the table could hold against that seat."""
+    share = bad_share(obs, off[REVEALED], off[OWN_PLAYED], own_known)
+    sides = np.empty(n, np.int64)
+    for r in range(n):
+        sides[r] = revealed_side(obs, off, r)
+    window = off[PAST_ROUND + 1] - off[PAST_ROUND]
+    for r in range(n):
+        score = obs[off[PLAYED] + r] * 3.0 * share
+        score += W_ABILITY * oxygen_spent(obs, off, off[ABILITIES_USED], r)
+        score += ballot_evidence(obs, off[BALLOTS], n, r, sides)
+        weight = 1.0
+        for k in range(window):
+            if obs[off[PAST_ROUND] + k] < 0.5:
+                break
+            weight *= PAST_WEIGHT
+            past_share = bad_share(
+                obs, off[PAST_REVEALED] + k * T, off[PAST_OWN_PLAYED] + k * T, own_known
+            )
+            past = obs[off[PAST_PLAYED] + k * n + r] * 3.0 * past_share
+            past += ballot_evidence(obs, off[PAST_BALLOTS] + k * n * (n + 1), n, r, sides)
+            score += weight * past
+            score += W_ABILITY * oxygen_spent(obs, off, off[PAST_ABILITIES_USED] + 2 * k * n, r)
+        out[r] = score
+
+
+@kernel
+def suspicion(obs, off, n, out):
+    """How strongly each other seat is tied to the Menace: the public evidence, plus what
+    Surveillance, Analyze and Bloodwork showed; a revealed agenda settles it. Seats that cannot
+    be voted for get -1e9. Ties are broken clockwise from the Mission Leader, an order every seat
+    sees alike, so that the Crew's votes do not split over equal suspects. Exiled seats keep
+    their score (a Brawl may still wound them); only killed seats, and the observer, get -1e9."""
+    public_evidence(obs, off, n, True, out)
+    leader = 0
+    for r in range(n):
+        if obs[off[MISSION_LEADER] + r] > 0.5:
+            leader = r
     out[0] = -1e9
     for r in range(1, n):
-        if obs[off[ALIVE] + r] < 0.5 or obs[off[EXILED] + r] > 0.5:
+        if obs[off[ALIVE] + r] < 0.5:
             out[r] = -1e9
             continue
-        score = obs[off[PLAYED] + r] * 3.0 * share
+        score = out[r] - 1e-3 * ((r - leader + n) % n)
         surveilled = obs[off[SURVEILLED_SEAT] + r]
         bloodwork = obs[off[BLOODWORK_SEAT] + r]
         for card in range(T):
@@ -147,9 +260,11 @@ def suspicion(obs, off, n, out):
                 score += 2.0 * bloodwork * obs[off[BLOODWORK_CARD] + card]
             elif CARD_CATEGORY[card] == c.GOOD:
                 score -= 0.5 * bloodwork * obs[off[BLOODWORK_CARD] + card]
-        for a in range(c.N_AGENDAS):
-            if obs[off[AGENDA_REVEALED] + r * c.N_AGENDAS + a] > 0.5:
-                score += 10.0 if AGENDA_SIDE[a] == c.MENACE else -10.0
+        side = revealed_side(obs, off, r)
+        if side == c.MENACE:
+            score += 10.0
+        elif side == c.CREW:
+            score -= 10.0
         if off[ACCUSED + 1] > off[ACCUSED]:  # the piece has rows only with table talk
             for j in range(1, n):  # accusations by other seats
                 score += 0.25 * obs[off[ACCUSED] + j * n + r]
@@ -170,10 +285,12 @@ def best_seat(mask, scores, n, highest):
 
 
 @kernel
-def top_two(scores, n):
-    """The highest score and the runner-up's, over the other seats."""
+def top_two(obs, off, scores, n):
+    """The highest score and the runner-up's, over the other seats that can be voted out."""
     top, second = -1e9, -1e9
     for r in range(1, n):
+        if obs[off[EXILED] + r] > 0.5:
+            continue
         if scores[r] > top:
             top, second = scores[r], top
         elif scores[r] > second:
@@ -225,8 +342,9 @@ def pick_character(obs, off, menace):
 
 
 @kernel
-def crew_turn(obs, off, mask, oxygen, n):
-    """Repair while Oxygen survives the worst case, else Raise Morale; help or draw; Bad last."""
+def crew_turn(obs, off, mask, oxygen, n, scores):
+    """Repair while Oxygen survives the worst case, else Raise Morale; help; wound a Menace
+    shown for what it is (an exiled one still plays); draw; Bad last."""
     safe = oxygen - 1 - worst_drain(obs, off, n) >= RESERVE[n - MIN_PLAYERS]
     if safe:
         for card in (AR, BR):
@@ -239,6 +357,9 @@ def crew_turn(obs, off, mask, oxygen, n):
     use = own_abilities_slot(obs, off, mask, CREW_USES)
     if use >= 0:
         return use
+    strike = strike_menace(obs, off, mask, n, scores)
+    if strike >= 0:
+        return strike
     if mask[A.DRAW]:
         return A.DRAW
     for card in (REP, CMD, BR, AR, BRAWL, BS):
@@ -248,8 +369,62 @@ def crew_turn(obs, off, mask, oxygen, n):
 
 
 @kernel
+def strike_menace(obs, off, mask, n, scores):
+    """With a Menace shown for what it is still alive: Backstab if it holds the Mission Leader
+    token (the first Backstab wounds the Mission Leader), Brawl if a trusted seat holds it (the
+    Mission Leader chooses whom the first Brawl wounds); -1 otherwise."""
+    shown = False
+    for r in range(1, n):
+        shown = shown or scores[r] >= SHOWN
+    if not shown:
+        return -1
+    leader = 0
+    for r in range(n):
+        if obs[off[MISSION_LEADER] + r] > 0.5:
+            leader = r
+    if leader > 0 and scores[leader] >= SHOWN:
+        return A.PLAY + BS if mask[A.PLAY + BS] else -1
+    if (leader == 0 or scores[leader] < SUSPECT_THRESHOLD) and mask[A.PLAY + BRAWL]:
+        return A.PLAY + BRAWL
+    return -1
+
+
+@kernel
+def oxygen_ability(obs, off, mask):
+    """A legal `use ability` that costs Oxygen, with its cost (the dearer slot first)."""
+    best, best_cost = -1, 0
+    for ch in range(c.N_CHARACTERS):
+        if obs[off[CHARACTER] + ch] > 0.5:  # row 0: the observer's own character
+            for slot in range(2):
+                cost = ABILITY_OXYGEN[CHARACTER_ABILITIES[ch, slot]]
+                if mask[A.USE + slot] and cost > best_cost:
+                    best, best_cost = A.USE + slot, cost
+    return best, best_cost
+
+
+@kernel
+def exposed(obs, off, n):
+    """Whether the table's evidence already points at the observer more than at anyone else it
+    could vote out, strongly enough for the Crew to call a vote: hiding has stopped paying."""
+    evidence = np.empty(n, np.float64)
+    public_evidence(obs, off, n, False, evidence)
+    if evidence[0] < SUSPECT_THRESHOLD:
+        return False
+    for r in range(1, n):
+        if obs[off[ALIVE] + r] > 0.5 and obs[off[EXILED] + r] < 0.5:
+            if revealed_side(obs, off, r) < 0 and evidence[r] >= evidence[0]:
+                return False
+    return True
+
+
+@kernel
 def menace_turn(obs, off, mask, oxygen, energy, n):
-    """Explosion near the goal; sabotage under cover or to finish; else cover, else draw."""
+    """An Oxygen-cost ability when it pays: it ends the game, or the table already suspects this
+    seat most (it will be voted out, and an exiled seat has no Above Deck Actions); Explosion
+    near the goal; sabotage under cover or to finish; else cover, else draw."""
+    use, cost = oxygen_ability(obs, off, mask)
+    if use >= 0 and (cost >= oxygen or exposed(obs, off, n)):
+        return use
     others = 0.0
     for r in range(1, n):
         others += obs[off[PLAYED] + r]
@@ -278,7 +453,7 @@ def decide(obs, mask, off, n):
     energy = count(obs[off[ENERGY]] * 20.0)
     scores = np.empty(n, np.float64)
     suspicion(obs, off, n, scores)
-    top, second = top_two(scores, n)
+    top, second = top_two(obs, off, scores, n)
     choice = -1
 
     if decision == R.PICK_CHARACTER:
@@ -287,7 +462,7 @@ def decide(obs, mask, off, n):
         if menace:
             choice = menace_turn(obs, off, mask, oxygen, energy, n)
         else:
-            choice = crew_turn(obs, off, mask, oxygen, n)
+            choice = crew_turn(obs, off, mask, oxygen, n, scores)
     elif (
         decision == R.PAY_DISCARD
         or decision == R.HAND_LIMIT

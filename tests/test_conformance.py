@@ -1,5 +1,6 @@
 """What every registered game must do, whatever its rules (STYLE.md, tier 2)."""
 
+import importlib
 import os
 import subprocess
 import sys
@@ -180,3 +181,48 @@ def test_random_games_keep_the_engine_contract(name, params):
         assert ((rewards >= lo) & (rewards <= hi)).all()
         assert (vec.winner[terminated] >= 0).all() and (vec.winner[truncated] == -1).all()
         finished += int(done.sum())
+
+
+# Where each game's tests re-deal what one seat cannot know: ``hidden_from(record, seat, rng)``
+# returns a copy of the record changed only there, and whether anything but the decks' order
+# and the random stream changed.
+REDEALS = {
+    "menace": "tests.menace.hidden",
+    "amongus": "tests.amongus.test_properties",
+}
+TABLES = [(g, n) for g in GAMES for n in range(envs.registry[g].min_players,
+                                               envs.registry[g].max_players + 1)]
+
+
+def test_every_game_says_what_its_seats_cannot_know():
+    assert sorted(REDEALS) == sorted(GAMES)
+
+
+@pytest.mark.parametrize("name,num_players", TABLES, ids=[f"{g}-{n}p" for g, n in TABLES])
+def test_observation_and_mask_depend_only_on_what_the_seat_may_know(name, num_players):
+    """Re-deal everything a seat cannot know (other hands, deck orders, hidden agendas or roles,
+    face-down identities, the random stream): its observation stays bit-identical, and so does
+    its mask when the decision is its own. Random legal play, so setup, every phase and the
+    past-round window all come up; the deals are checked every third step."""
+    hidden_from = importlib.import_module(REDEALS[name]).hidden_from
+    vec = envs.make_vec(name, 16, seed=100 + num_players, num_players=num_players)
+    probe = envs.make_vec(name, 1, num_players=num_players)
+    rng = np.random.default_rng(num_players)
+    checked = 0
+    for step in range(240):
+        if step % 3 == 0:
+            for b in range(0, vec.num_envs, 2):
+                s = vec.records[b]
+                for seat in range(num_players):
+                    t, changed = hidden_from(s, seat, rng)
+                    probe.set_records(vec.records[b : b + 1])
+                    before, mask = probe.observe(seat), probe.action_mask.copy()
+                    probe.set_records(np.array([t], dtype=vec.records.dtype))
+                    where = f"step {step}, game {b}, seat {seat}"
+                    assert np.array_equal(probe.observe(seat), before), where
+                    if int(s["current_seat"]) == seat:
+                        assert np.array_equal(probe.action_mask, mask), where
+                    checked += changed
+        legal = [np.flatnonzero(m) for m in vec.action_mask]
+        vec.step(np.array([rng.choice(a) for a in legal]))
+    assert checked > 500

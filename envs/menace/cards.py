@@ -1,7 +1,7 @@
 """Every card of The Menace Among Us as data.
 
 The rules kernels never name a card by a literal: they index the tables below through the
-integer ids defined here, and `rules.py` turns the tables into numpy arrays once at import.
+integer ids defined here, and `tables.py` turns the tables into numpy arrays once at import.
 Each entry carries its provenance: "rulebook" when the seed rulebook (`000_*`, with `002_*`
 where the English is garbled) prints it, "designed" when we had to invent it, "ruling" when
 `shared/rulings.md` fixed a garbled or contradictory print.
@@ -51,7 +51,7 @@ class BelowDeckCard:
 
     `oxygen` and `energy` are the plain track changes the card makes when it resolves; the
     cards with more to them (Command, Panic!, Replicate, Backstab, Brawl, Reactor Leak) have a
-    resolve function of their own in `rules.py` and keep the track part here.
+    resolve function of their own in `rules/resolution.py` and keep the track part here.
     """
 
     name: str
@@ -165,7 +165,7 @@ MENACE = 1
 NEUTRAL_SIDE = 2
 SIDE_NAMES = ("Crew", "Menace", "Neutral")
 
-# Triggers of agenda special abilities. Each is resolved by one function in `rules.py`.
+# Triggers of agenda special abilities. Each is resolved by one function in `rules/fates.py`.
 NO_TRIGGER = 0
 ON_KILLED_NOT_EXILED = 1  # fires when killed, unless the player had been exiled before
 ON_KILLED = 2  # fires when killed, exiled or not
@@ -173,7 +173,7 @@ ON_EXILED = 3
 ON_KILLED_OR_EXILED = 4  # fires on whichever comes first
 PASSIVE = 5  # a standing rule, no trigger
 
-# Individual goals (Advanced game). Each is checked by one function in `rules.py`.
+# Individual goals (Advanced game). Each is checked by one function in `rules/tracks.py`.
 GOAL_NONE = 0
 GOAL_ANOTHER_PLAYER_KILLED = 1
 GOAL_NOT_EXILED = 2
@@ -476,7 +476,7 @@ TARGET_UNWOUNDED = 3  # a living crewmember with no Wound, yourself included
 TARGET_WOUNDED = 4  # a living crewmember with a removable Wound, yourself included
 TARGET_OTHER_PLAYED = 5  # another crewmember with a Below Deck card face down this round
 
-# Ability effects. Each names one function in `rules.py`.
+# Ability effects. Each names one branch of `rules/abilities.py`'s `resolve_ability`.
 BLOODWORK = 0
 FIRST_AID = 1
 DELEGATE = 2
@@ -518,6 +518,10 @@ class AboveDeckAction:
 
     Costs are paid by the user: Oxygen and Energy from the tracks (the track must hold the
     amount), discards from hand (chosen by the user), wounds to the user.
+
+    `provenance` is where the ability, its effect and its kinds of cost come from;
+    `amounts_provenance` where the numbers come from. The printed cards say "(Cost: Oxygen)"
+    or "gain Oxygen" without an amount on Bloodwork, Crunch and Moxie: those amounts are ours.
     """
 
     name: str
@@ -528,6 +532,11 @@ class AboveDeckAction:
     target: int
     effect: str
     provenance: str
+    amounts_provenance: str = ""  # "": the same as `provenance`
+
+    def __post_init__(self):
+        if not self.amounts_provenance:
+            object.__setattr__(self, "amounts_provenance", self.provenance)
 
 
 ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
@@ -536,10 +545,11 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         1,
         0,
         0,
-        0,
-        TARGET_OTHER,
+        1,
+        TARGET_ANY,
         "Choose a crewmember. That crewmember publicly reveals a card of their choice from hand.",
         RULEBOOK,
+        amounts_provenance=DESIGNED,  # printed "(Cost: Oxygen, Wound)": 1 Oxygen is ours
     ),
     AboveDeckAction(
         "First Aid",
@@ -581,6 +591,7 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         TARGET_UNWOUNDED,
         "Choose an un-wounded crewmember. That crewmember draws 3 cards and receives a Wound.",
         RULEBOOK,
+        amounts_provenance=DESIGNED,  # printed "(Cost: Oxygen)"
     ),
     AboveDeckAction(
         "Moxie",
@@ -591,6 +602,7 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         TARGET_NONE,
         "At the end of this round, if any crewmember was wounded this round, gain 2 Oxygen.",
         RULEBOOK,
+        amounts_provenance=DESIGNED,  # printed "(Cost: Oxygen)" and "gain Oxygen"
     ),
     AboveDeckAction(
         "Veto",
@@ -637,7 +649,7 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         0,
         0,
         TARGET_OTHER,
-        "Choose another crewmember. They cannot vote or call a vote this round.",
+        "Choose another crewmember. They cannot call a vote this round.",
         DESIGNED,
     ),
     AboveDeckAction(
@@ -719,7 +731,7 @@ ABOVE_DECK_ACTIONS: tuple[AboveDeckAction, ...] = (
         "Vigil",
         0,
         0,
-        0,
+        1,
         0,
         TARGET_NONE,
         "At the end of this round, if no crewmember was killed this round, gain 1 Oxygen.",

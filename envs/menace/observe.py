@@ -31,11 +31,16 @@ from .rules import (
     NOBODY,
     PAST_COL_BALLOT,
     PAST_COL_CALLER,
+    PAST_COL_CARDS,
+    PAST_COL_ENERGY,
     PAST_COL_EXILED,
     PAST_COL_HELD,
     PAST_COL_KILLED,
+    PAST_COL_OXYGEN,
     PAST_COL_PLAYED,
     PAST_COL_REVEALED,
+    PAST_COL_TARGET,
+    PAST_COL_USED,
     PICKING,
     VETO_CHOICE,
     team_of,
@@ -85,8 +90,10 @@ _names = [p.name for p in _OBS.pieces]
     HAND_SIZE,
     DECK_SIZE,
     ABILITIES_USED,
+    ABILITY_TARGETS,
     STATUS,
     PLAYED,
+    OWN_PLAYED,
     REVEALED,
     BEING_REVEALED,
     RESOLUTION,
@@ -111,8 +118,13 @@ _names = [p.name for p in _OBS.pieces]
     PAST_BALLOTS,
     PAST_EXILED,
     PAST_KILLED,
+    PAST_OWN_PLAYED,
+    PAST_ABILITIES_USED,
+    PAST_ABILITY_TARGETS,
+    PAST_TRACKS,
 ) = range(len(_names))
-assert _names[PAST_KILLED] == "past_killed" and _names[SEEN_HAND] == "seen_hand"
+assert _names[PAST_TRACKS] == "past_tracks" and _names[SEEN_HAND] == "seen_hand"
+assert _names[OWN_PLAYED] == "own_played" and _names[ABILITY_TARGETS] == "ability_targets"
 
 
 @kernel
@@ -135,6 +147,9 @@ def observe(s, seat, out, off, n):
     for card in range(T):
         out[off[HAND] + card] = s["hand"][seat, card] * 0.125
         out[off[REVEALED] + card] = s["revealed_cards"][card] * 0.125
+    if s["played_n"][seat]:
+        for card in range(T):
+            out[off[OWN_PLAYED] + card] = s["played"][seat, card] * (1.0 / 3.0)
     out[off[OXYGEN]] = s["oxygen"] * 0.05
     out[off[ENERGY]] = s["energy"] * 0.05
     out[off[ROUND]] = s["round"] / s["max_rounds"]
@@ -164,13 +179,14 @@ def observe(s, seat, out, off, n):
     # Views hoisted out of the seat loop: each record-field access rebuilds an array header.
     seen_hand, seen_played = s["seen_hand"][seat], s["seen_played"][seat]
     seen_top = s["seen_top"][seat]
-    wound_list, used = s["wound_list"], s["used"]
+    wound_list, used, chose = s["wound_list"], s["used"], s["ability_target"]
     analyst, searching, interceptor = ch == ANALYST, ch == SURVEILLANT, ch == INTERCEPTOR
+    leader = s["mission_leader"]
     for r in range(n):
         j = absolute(r, seat, n)
         out[off[ALIVE] + r] = s["alive"][j]
         out[off[EXILED] + r] = s["exiled"][j]
-        if s["character"][j] >= 0:
+        if s["character"][j] >= 0 and (r == 0 or relative(j, leader, n) < s["picks_shown"]):
             out[off[CHARACTER] + r * N_CHARACTERS + s["character"][j]] = 1.0
         if s["revealed"][j]:
             out[off[AGENDA_REVEALED] + r * N_AGENDAS + s["agenda"][j]] = 1.0
@@ -181,6 +197,9 @@ def observe(s, seat, out, off, n):
         out[off[DECK_SIZE] + r] = s["deck_n"][j] * 0.05
         out[off[ABILITIES_USED] + 2 * r] = used[j, 0]
         out[off[ABILITIES_USED] + 2 * r + 1] = used[j, 1]
+        for slot in range(2):
+            if chose[j, slot] != NOBODY:
+                out[off[ABILITY_TARGETS] + r * n + relative(chose[j, slot], seat, n)] = 1.0
         out[off[STATUS] + 4 * r] = s["locked_down"][j]
         out[off[STATUS] + 4 * r + 1] = s["suppressed"][j]
         out[off[STATUS] + 4 * r + 2] = s["hidden"][j]
@@ -226,28 +245,48 @@ def write_ballot(ballot, seat, n, out, at):
 
 @kernel
 def observe_past_rounds(s, seat, out, off, n):
-    """The last `history_rounds` rounds, most recent first (rows of the record's `past`)."""
+    """The last `history_rounds` rounds, most recent first (rows of the record's `past`).
+    Each piece's offset for the row is computed once: the loops then only add a seat."""
     past = s["past"]
     for k in range(s["history_rounds"]):
         row = past[k]
         if not row[PAST_COL_HELD]:
             return
         out[off[PAST_ROUND] + k] = 1.0
+        at = off[PAST_TRACKS] + 2 * k
+        out[at] = row[PAST_COL_OXYGEN] * 0.05
+        out[at + 1] = row[PAST_COL_ENERGY] * 0.05
+        at = off[PAST_REVEALED] + k * T
         for card in range(T):
-            out[off[PAST_REVEALED] + k * T + card] = row[PAST_COL_REVEALED + card] * 0.125
+            out[at + card] = row[PAST_COL_REVEALED + card] * 0.125
+        if row[PAST_COL_PLAYED + seat]:
+            at, own = off[PAST_OWN_PLAYED] + k * T, PAST_COL_CARDS + seat * T
+            for card in range(T):
+                out[at + card] = row[own + card] * (1.0 / 3.0)
         caller = row[PAST_COL_CALLER]
         exiled, killed = row[PAST_COL_EXILED], row[PAST_COL_KILLED]
+        played_at, exiled_at = off[PAST_PLAYED] + k * n, off[PAST_EXILED] + k * n
+        killed_at, ballots_at = off[PAST_KILLED] + k * n, off[PAST_BALLOTS] + k * n * (n + 1)
+        used_at = off[PAST_ABILITIES_USED] + 2 * k * n
+        targets_at = off[PAST_ABILITY_TARGETS] + k * n * n
         for r in range(n):
             j = absolute(r, seat, n)
             if row[PAST_COL_PLAYED + j]:
-                out[off[PAST_PLAYED] + k * n + r] = row[PAST_COL_PLAYED + j] * (1.0 / 3.0)
+                out[played_at + r] = row[PAST_COL_PLAYED + j] * (1.0 / 3.0)
             if caller != NOBODY:
-                at = off[PAST_BALLOTS] + (k * n + r) * (n + 1)
-                write_ballot(row[PAST_COL_BALLOT + j], seat, n, out, at)
+                write_ballot(row[PAST_COL_BALLOT + j], seat, n, out, ballots_at + r * (n + 1))
             if (exiled >> j) & 1:
-                out[off[PAST_EXILED] + k * n + r] = 1.0
+                out[exiled_at + r] = 1.0
             if (killed >> j) & 1:
-                out[off[PAST_KILLED] + k * n + r] = 1.0
+                out[killed_at + r] = 1.0
+            used = PAST_COL_USED + 2 * j
+            if row[used] | row[used + 1]:
+                for slot in range(2):
+                    if row[used + slot]:
+                        out[used_at + 2 * r + slot] = 1.0
+                        target = row[PAST_COL_TARGET + 2 * j + slot]
+                        if target != NOBODY:
+                            out[targets_at + r * n + relative(target, seat, n)] = 1.0
         if caller != NOBODY:
             out[off[PAST_VOTE_CALLER] + k * n + relative(caller, seat, n)] = 1.0
 

@@ -7,7 +7,7 @@ from .cards import N_ABILITIES, N_AGENDAS, N_CARD_TYPES, N_CHARACTERS, N_WOUNDS
 MIN_PLAYERS = 4
 MAX_HISTORY_ROUNDS = 8  # the most past rounds an observation may show (`history_rounds`)
 
-# What the pending decision is about; one name per kind, in `rules.py`'s numbering.
+# What the pending decision is about; one name per kind, in `rules/board.py`'s numbering.
 DECISION_NAMES = (
     "pick a character",
     "take an action",
@@ -43,7 +43,8 @@ PARAMS = (
     Param("table_talk", 0, 0, 1, "structured claims and accusations before each vote", "bool"),
     Param(
         "history_rounds", 3, 0, MAX_HISTORY_ROUNDS,
-        "past rounds in the observation: revealed cards, who played, votes, exiles, deaths",
+        "past rounds in the observation: revealed cards, who played, one's own cards, "
+        "abilities used and their targets, votes, exiles, deaths, the tracks",
     ),
 )
 
@@ -79,8 +80,10 @@ def observation_layout(params: dict) -> Layout:
             Piece("hand_size", (n,), "cards in hand / 8"),
             Piece("deck_size", (n,), "cards in deck / 20"),
             Piece("abilities_used", (n, 2), "Above Deck Actions used this round"),
+            Piece("ability_targets", (n, n), "whom each seat's abilities chose this round"),
             Piece("status", (n, 4), "locked down, suppressed, hidden, shielded this round"),
             Piece("played", (n,), "Below Deck cards each seat has face down this round / 3"),
+            Piece("own_played", (N_CARD_TYPES,), "the observer's own face-down cards by type / 3"),
             Piece("revealed", (N_CARD_TYPES,), "cards revealed this round by type / 8"),
             Piece("being_revealed", (N_CARD_TYPES,), "one-hot card revealed and awaiting a Veto"),
             Piece("resolution", (4,), "Replicate waiting, Backstab spent, Brawl spent, Veto armed"),
@@ -107,6 +110,10 @@ def observation_layout(params: dict) -> Layout:
             Piece("past_ballots", (k, n, n + 1), "that round's vote: for whom, or abstained"),
             Piece("past_exiled", (k, n), "seats exiled that round"),
             Piece("past_killed", (k, n), "seats killed that round"),
+            Piece("past_own_played", (k, N_CARD_TYPES), "cards the observer played that round / 3"),
+            Piece("past_abilities_used", (k, n, 2), "Above Deck Actions each seat used that round"),
+            Piece("past_ability_targets", (k, n, n), "whom each seat's abilities chose then"),
+            Piece("past_tracks", (k, 2), "Oxygen / 20 and Energy / 20 at the end of that round"),
         )
     )
 
@@ -145,7 +152,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="menace",
-    version=2,
+    version=3,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,

@@ -68,6 +68,18 @@ def table(
     return states
 
 
+def picking(num_players, seed=0, **params):
+    """One record at setup, its seats about to pick their characters (decisions, in turn
+    order from seat 0)."""
+    values = SPEC.resolve(num_players=num_players, **params)
+    states = np.zeros(1, rules.DTYPE)
+    for name, value in values.items():
+        states[name] = value
+    states["rng_key"] = np.uint64(12345 + seed)
+    rules.reset(states[0])
+    return states
+
+
 def give_wound(s, seat, kind):
     """A specific wound card, taken out of the wound deck, without its on-receipt effect."""
     deck = list(s["wound_deck"][: s["wound_deck_n"]])

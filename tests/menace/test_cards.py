@@ -99,6 +99,8 @@ def test_every_card_has_a_provenance():
             assert entry.provenance in cards.PROVENANCES, entry.name
     for agenda in cards.AGENDAS:
         assert agenda.detail_provenance in cards.PROVENANCES
+    for action in cards.ABOVE_DECK_ACTIONS:
+        assert action.amounts_provenance in cards.PROVENANCES, action.name
     printed = {"Rotti Vestine", "Andrew Nance", "Martella Isodorus", "Malumil Einum"}
     for character in cards.CHARACTERS:
         assert (character.provenance == cards.RULEBOOK) == (character.name in printed)
@@ -132,3 +134,50 @@ def test_oxygen_abilities_cost_no_energy():
         action = cards.ABOVE_DECK_ACTIONS[ability]
         assert action.energy_cost == 0 and action.oxygen_cost == 0, action.name
     assert cards.ABOVE_DECK_ACTIONS[cards.PHOTOSYNTHESIS].discard_cost == 1
+
+
+def test_amounts_the_printed_cards_leave_out_are_tagged_designed():
+    """Printed: Bloodwork "(Cost: Oxygen, Wound)", Crunch and Moxie "(Cost: Oxygen)", Moxie
+    "gain Oxygen"; First Aid's 2 Oxygen is in the rulebook's example. v2 tagged all of them
+    `rulebook` and dropped Bloodwork's Wound (audit F7)."""
+    actions = cards.ABOVE_DECK_ACTIONS
+    for ability in (cards.BLOODWORK, cards.CRUNCH, cards.MOXIE):
+        assert actions[ability].provenance == cards.RULEBOOK
+        assert actions[ability].amounts_provenance == cards.DESIGNED, actions[ability].name
+    for ability in (cards.FIRST_AID, cards.DELEGATE, cards.COMMANDEER, cards.VETO,
+                    cards.LASER_PISTOL):
+        assert actions[ability].amounts_provenance == cards.RULEBOOK
+    bloodwork = actions[cards.BLOODWORK]
+    assert (bloodwork.oxygen_cost, bloodwork.wound_cost) == (1, 1)
+    assert bloodwork.target == cards.TARGET_ANY  # "Choose a crewmember", as First Aid and Crunch
+
+
+def test_designed_oxygen_abilities_are_not_cheaper_than_the_printed_moxie():
+    """Vigil was free: +1 Oxygen a round for nothing, strictly stronger than Moxie (audit F5)."""
+    vigil = cards.ABOVE_DECK_ACTIONS[cards.VIGIL]
+    assert vigil.discard_cost == 1 and vigil.provenance == cards.DESIGNED
+
+
+def test_rules_document_prices_every_above_deck_action_as_the_data_does():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs/rules/menace.md").read_text()
+    rows = {}
+    for line in text.split("### Above Deck Actions")[1].split("\n### ")[0].splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 4 and cells[0] in cards.ABILITY_NAMES:
+            rows[cells[0]] = cells
+    assert sorted(rows) == sorted(cards.ABILITY_NAMES)
+    for action in cards.ABOVE_DECK_ACTIONS:
+        amounts = (
+            (action.oxygen_cost, "Oxygen"),
+            (action.energy_cost, "Energy"),
+            (action.discard_cost, "Discard"),
+            (action.wound_cost, "Wound"),
+        )
+        cost = ", ".join(f"{k} {what}" for k, what in amounts if k) or "none"
+        _, doc_cost, _, provenance = rows[action.name]
+        assert doc_cost == cost, action.name
+        assert provenance.startswith(action.provenance), action.name
+        designed_amounts = action.amounts_provenance != action.provenance
+        assert ("amount" in provenance and "designed" in provenance) == designed_amounts

@@ -1,6 +1,7 @@
 """Conformance of the Menace engine beyond the suite every game passes (tests/test_conformance.py:
 PettingZoo API and seeding, AEC == batched, batch, thread and process invariance at 4 and 8
-players): clean random games at every table size, masks and information invariance."""
+players, information invariance of observations and masks at every size with
+`tests/menace/hidden.py`): clean random games at every table size, masks are the legal set."""
 
 import numpy as np
 import pytest
@@ -42,28 +43,3 @@ def test_mask_is_the_legal_set():
                     bad[b] = a
                     vec.step(bad)
         vec.step(np.array([np.flatnonzero(m)[0] for m in vec.action_mask]))
-
-
-def test_hidden_facts_do_not_reach_another_seat():
-    """Re-deal what seat 0 cannot see (others' hands, decks, agendas, face-down cards and
-    secret ballots); its view, past rounds included, is unchanged."""
-    vec = make_vec("menace", 32, seed=11, num_players=6)
-    rng = np.random.default_rng(0)
-    for _ in range(150):
-        vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_mask]))
-    before = vec.observe(0)
-    past = vec.observation_layout.split(before)
-    assert past["past_round"][:, 1].any() and past["past_ballots"].any()  # history is covered
-    for b in range(vec.num_envs):
-        s = vec.records[b]
-        hidden = [seat for seat in range(1, 6) if not s["revealed"][seat]]
-        s["agenda"][hidden] = s["agenda"][np.roll(hidden, 1)]
-        for seat in range(1, 6):
-            s["deck"][seat, :] = rng.integers(0, 11, size=s["deck"].shape[1])
-            s["hand"][seat, :] = np.roll(s["hand"][seat, :], 1)
-            s["played"][seat, :] = np.roll(s["played"][seat, :], 1)
-            if s["vote_called"] and not s["ballots_public"] and s["ballot"][seat] >= -1:
-                s["ballot"][seat] = -1 if s["ballot"][seat] >= 0 else 0
-        unrevealed = s["pool"][s["reveal_pos"] + 1 : s["pool_n"]]
-        unrevealed[:] = np.roll(unrevealed, 1)
-    assert np.array_equal(before, vec.observe(0))

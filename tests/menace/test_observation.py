@@ -98,6 +98,56 @@ def test_the_window_keeps_only_the_last_history_rounds():
     assert not v["past_exiled"].any()
 
 
+def lockdown_round():
+    """Seat 0 plays Basic Repair; seat 1 (Sela Okonkwo) locks down seat 3 (1 Oxygen); seats 2
+    and 3 play Raise Morale and Basic Repair. Nobody calls a vote."""
+    st = table(hands={0: [BR], 2: [RM], 3: [BR]}, oxygen=10)
+    s = st[0]
+    act(s, "play Basic Repair", "use ability 2", "seat +2", "play Raise Morale")
+    return s
+
+
+def test_a_seat_sees_its_own_face_down_cards_and_no_one_elses():
+    s = lockdown_round()
+    assert s["stage"] == 1 and s["current_seat"] == 3  # still the Action Phase
+    before = view(s, 3)
+    assert not before["own_played"].any()
+    act(s, "play Basic Repair")
+    after = view(s, 3)
+    assert np.array_equal(after["own_played"], one_hot(11, BR) / 3)
+    assert np.array_equal(view(s, 2)["own_played"], one_hot(11, RM) / 3)
+    assert not view(s, 1)["own_played"].any()
+
+
+def test_this_rounds_ability_targets_are_public_and_seat_relative():
+    s = lockdown_round()
+    expected = np.zeros((4, 4), np.float32)
+    expected[1, 3] = 1.0  # seat +1 (Sela: Lockdown, `abilities_used` slot 2) chose seat +3
+    assert np.array_equal(view(s, 0)["ability_targets"], expected)
+    from_seat_2 = np.zeros((4, 4), np.float32)
+    from_seat_2[3, 1] = 1.0  # seat 1 is +3 from seat 2; seat 3 is +1
+    assert np.array_equal(view(s, 2)["ability_targets"], from_seat_2)
+
+
+def test_past_rounds_keep_own_cards_ability_use_and_the_tracks():
+    s = lockdown_round()
+    act(s, "play Basic Repair", "pass", "pass", "pass")  # seat 3 is locked down: no call
+    assert s["round"] == 2
+    v0, v2 = view(s, 0), view(s, 2)
+    assert np.array_equal(v0["past_own_played"][0], one_hot(11, BR) / 3)
+    assert np.array_equal(v2["past_own_played"][0], one_hot(11, RM) / 3)
+    assert not v0["past_own_played"][1:].any()
+    used = np.zeros((4, 2), np.float32)
+    used[1, 1] = 1.0
+    assert np.array_equal(v0["past_abilities_used"][0], used)
+    assert v0["past_ability_targets"][0, 1, 3] == 1.0 and v0["past_ability_targets"].sum() == 1
+    assert v2["past_ability_targets"][0, 3, 1] == 1.0 and v2["past_ability_targets"].sum() == 1
+    # 10 Oxygen, -1 Lockdown, -2 for two Basic Repairs, +1 Raise Morale; +2 Energy
+    assert np.allclose(v0["past_tracks"][0], [8 / 20, 2 / 20])
+    assert np.array_equal(v0["past_tracks"], v2["past_tracks"])
+    assert not view(s, 0)["ability_targets"].any()  # a new round
+
+
 def test_this_rounds_vote_shows_its_caller():
     st = table(hands={0: [BR], 2: [RM], 3: [BR]}, oxygen=10)
     s = st[0]
@@ -120,7 +170,10 @@ def test_history_rounds_has_a_valid_range():
         envs.make_vec("menace", 1, history_rounds=9)
     small = SPEC.observation_layout(SPEC.resolve(num_players=6, history_rounds=0))
     default = SPEC.observation_layout(SPEC.resolve(num_players=6))
-    assert default.size - small.size == 3 * (1 + 11 + 6 + 6 + 6 * 7 + 6 + 6)
+    # per round: the round, revealed cards, played, caller, ballots, exiled, killed, own cards,
+    # abilities used, their targets, the tracks
+    per_round = 1 + 11 + 6 + 6 + 6 * 7 + 6 + 6 + 11 + 6 * 2 + 6 * 6 + 2
+    assert default.size - small.size == 3 * per_round
 
 
 def test_rules_document_names_every_piece():

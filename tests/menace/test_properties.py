@@ -39,15 +39,3 @@ def test_golden_playthrough(num_players, seed):
         path.parent.mkdir(exist_ok=True)
         path.write_text(text)
     assert path.read_text() == text
-
-
-def test_balance_table_has_a_row_per_table_size_and_pairing():
-    from evaluation.balance import format_balance, run_balance
-
-    result = run_balance("menace", games=40, players=(4, 5))
-    assert [(r["num_players"], r["pairing"]) for r in result["rows"]] == [
-        (4, "random"), (4, "heuristic"), (5, "random"), (5, "heuristic")
-    ]
-    for r in result["rows"]:
-        assert r["games"] == 40 and r["interval95"][0] <= r["win_rate"] <= r["interval95"][1]
-    assert format_balance(result).count("\n") == 5

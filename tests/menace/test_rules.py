@@ -6,7 +6,18 @@ import pytest
 
 from envs.menace import cards as c
 from envs.menace import rules
-from tests.menace.scenario import act, card, decision, give_wound, legal, next_wound, table
+from envs.menace.observe import observe
+from envs.menace.spec import SPEC
+from tests.menace.scenario import (
+    act,
+    card,
+    decision,
+    give_wound,
+    legal,
+    next_wound,
+    picking,
+    table,
+)
 
 BR, AR, RM = card("Basic Repair"), card("Advanced Repair"), card("Raise Morale")
 CMD, REP, BS, BRAWL = card("Command"), card("Replicate"), card("Backstab"), card("Brawl")
@@ -425,6 +436,7 @@ def test_bloodwork_makes_the_target_reveal_a_card_of_its_choice():
     assert legal(s) == ["card Raise Morale", "card Airlock Breach"]
     act(s, "card Airlock Breach")
     assert s["oxygen"] == 4 and s["bloodwork"][2] == AB
+    assert s["wound_n"][0] == 1 and s["wound_n"][2] == 0  # the user pays the Wound
     assert s["hand_n"][2] == 2 and s["hand"][2, AB] == 1  # revealed, not discarded
     assert decision(s) == (rules.TURN, 1)
 
@@ -464,7 +476,9 @@ def test_surveillance_shows_the_played_cards_to_its_user_only():
     assert s["seen_played"][0, 1, AB] == 1 and s["seen_played"][2, 1].sum() == 0
 
 
-def test_lockdown_keeps_a_seat_from_calling_and_voting():
+def test_lockdown_keeps_a_seat_from_calling_a_vote_but_not_from_voting():
+    """v3: before, the locked-down seat lost its ballot too, so two Menaces with Lockdown at 5
+    players could block every exile (audit F6)."""
     s = table(characters=(5, 4, 6, 7), emma=[RM] * 20, oxygen=6)[0]
     act(s, "use ability 2", "seat +1", "draw", "draw", "draw")
     assert s["oxygen"] == 6 - 1 + 2 and s["locked_down"][1]  # two EmMA Raise Morale
@@ -476,7 +490,7 @@ def test_lockdown_keeps_a_seat_from_calling_and_voting():
     while decision(s)[0] == rules.VOTE:
         voters.append(decision(s)[1])
         act(s, "pass")
-    assert voters == [0, 2, 3]
+    assert voters == [0, 1, 2, 3]  # v2: [0, 2, 3]
 
 
 def test_relay_gives_a_card_of_the_users_choice():
@@ -518,19 +532,29 @@ def test_sermon_removes_a_wound_for_a_discard():
     assert s["wound_deck"][0] == c.FLESH_WOUND  # under the wound deck
 
 
-def test_vigil_costs_nothing_and_gains_oxygen_when_no_one_was_killed():
-    s = table(characters=(10, 4, 5, 7), energy=0, oxygen=5)[0]
+def test_vigil_costs_a_discard_and_gains_oxygen_when_no_one_was_killed():
+    """v3: Vigil was free, a free +1 Oxygen a round, strictly stronger than the printed Moxie
+    it was modelled on (audit F5); now it costs a card, as Raise Morale does."""
+    s = table(characters=(10, 4, 5, 7), hands={0: [AB]}, energy=0, oxygen=5)[0]
     no_emma(s)
     assert "use ability 2" in legal(s)  # no Energy needed
-    act(s, "use ability 2", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
+    act(s, "use ability 2", "card Airlock Breach")
+    assert s["hand_n"][0] == 0 and s["oxygen"] == 5
+    act(s, "draw", "draw", "draw", "pass", "pass", "pass", "pass")
     assert s["energy"] == 0 and s["oxygen"] == 6 and s["round"] == 2
+
+
+def test_vigil_needs_a_card_to_discard():
+    s = table(characters=(10, 4, 5, 7), energy=0, oxygen=5)[0]
+    assert "use ability 2" not in legal(s)
 
 
 def test_vigil_gains_nothing_when_someone_was_killed():
     wounds = {1: [c.FLESH_WOUND, c.BROKEN_HAND]}
-    s = table(characters=(10, 4, 5, 7), energy=1, oxygen=5, wounds=wounds)[0]
+    s = table(characters=(10, 4, 5, 7), hands={0: [RM]}, energy=1, oxygen=5, wounds=wounds)[0]
     no_emma(s)
-    act(s, "use ability 2", "draw", "draw", "draw", "pass", "pass", "pass", "pass")
+    act(s, "use ability 2", "card Raise Morale", "draw", "draw", "draw")
+    act(s, "pass", "pass", "pass", "pass")
     assert not s["alive"][1]
     act(s, "pass")  # The Vengeant declines its ability
     assert s["oxygen"] == 5 - 2 and s["energy"] == 1 and s["round"] == 2  # killed Crew -2
@@ -810,3 +834,102 @@ def test_without_table_talk_the_vote_follows_the_call():
     s = table(emma=[RM] * 20, oxygen=6)[0]
     act(s, "draw", "draw", "draw", "draw", "yes")
     assert decision(s) == (rules.VOTE, 0)
+
+
+# --- version 3: the faults an outside audit found (issue 10) ------------------------------------
+
+
+def test_mission_leader_killed_at_the_end_of_the_round_passes_the_token_once():
+    """Rulebook: the token passes "to the next clockwise player". v2 passed it on the death and
+    again at the end of the round, so seat 1 never led (audit F2)."""
+    agendas = (c.THE_IDEALIST, c.THE_CONTAGION, c.THE_RESOLUTE, c.THE_STEWARD)
+    s = table(agendas=agendas, hands={1: [BS]}, wounds={0: [c.FLESH_WOUND]}, emma=[RM] * 4,
+              oxygen=8)[0]
+    next_wound(s, c.BROKEN_HAND)
+    assert s["mission_leader"] == 0 and s["wound_n"][0] == 1  # before
+    act(s, "draw", "play Backstab", "draw", "draw")  # the Backstab wounds the Mission Leader
+    assert s["wound_n"][0] == 2
+    act(s, "pass", "pass", "pass", "pass")
+    assert not s["alive"][0] and s["round"] == 2  # after: killed at the end of round 1
+    assert s["mission_leader"] == 1 and decision(s) == (rules.TURN, 1)  # v2: seat 2
+
+
+def test_mission_leader_killed_at_the_start_of_its_turn_leads_no_more_but_the_next_seat_does():
+    """The token moves on at once (a living Mission Leader is needed for Backstab and Brawl)
+    and, having moved this round, stays with seat 1 for the next round (audit F8)."""
+    agendas = (c.THE_IDEALIST, c.THE_CONTAGION, c.THE_RESOLUTE, c.THE_STEWARD)
+    s = table(agendas=agendas, decks={0: []}, emma=[RM] * 4, oxygen=8)[0]
+    assert not s["alive"][0] and s["mission_leader"] == 1 and s["round_leader"] == 0
+    act(s, "draw", "draw", "draw", "pass", "pass", "pass")
+    assert s["round"] == 2 and s["mission_leader"] == 1  # v2: seat 2
+    assert decision(s) == (rules.TURN, 1)
+
+
+@pytest.mark.parametrize("held", ["Basic Repair", "Raise Morale"])
+def test_delegate_target_mask_does_not_read_the_targets_hidden_hand(held):
+    """Seat 1 has Burned Hands (no Repairs) and a Broken Leg (no Above Deck Actions). Whether
+    its two cards are Repairs is secret, so Delegate may name it either way (v2: only if they
+    were not, audit F4); a delegated seat with nothing it can do does nothing."""
+    x = card(held)
+    wounds = {1: [c.BURNED_HANDS, c.BROKEN_LEG]}
+    s = table(characters=(1, 5, 6, 7), hands={1: [x, x]}, wounds=wounds, decks={0: [RM]})[0]
+    act(s, "use ability 1")
+    assert decision(s) == (rules.ABILITY_TARGET_CHOICE, 0)
+    # the same for both hands; seat 2 (Ines Varro, empty hand, no Energy) has nothing to do
+    assert legal(s) == ["seat +1", "seat +3"]
+    act(s, "seat +1")
+    if held == "Basic Repair":
+        assert decision(s) == (rules.TURN, 1) and s["played_n"][1] == 0  # nothing it could do
+    else:
+        assert decision(s) == (rules.DELEGATED, 1)
+        act(s, "play Raise Morale")
+        assert decision(s) == (rules.TURN, 1) and s["played_n"][1] == 1
+
+
+def character_views(s):
+    """Each seat's `character` piece, seats relative to the viewer."""
+    n = int(s["num_players"])
+    params = {p.name: int(s[p.name]) for p in SPEC.params}
+    layout = SPEC.observation_layout(params)
+    views = []
+    for seat in range(n):
+        out = np.zeros(layout.size, np.float32)
+        observe(s, seat, out, layout.offsets, n)
+        views.append(layout.split(out)["character"])
+    return views
+
+
+def pick_first(s):
+    act(s, next(name for name in legal(s) if name.startswith("pick ")))
+
+
+@pytest.mark.parametrize("num_players", [4, 5])
+def test_characters_are_chosen_together_and_shown_once_all_have_chosen(num_players):
+    """4-5 players: "choose one ... place this Character card in front of them, face up" -
+    together. v2 showed each pick at once to the seats still choosing (audit F10)."""
+    s = picking(num_players)[0]
+    for seat in range(num_players - 1):
+        assert decision(s) == (rules.PICK_CHARACTER, seat)
+        pick_first(s)
+        views = character_views(s)
+        for other in range(num_players):  # each sees its own pick only, if it has made it
+            assert views[other].sum() == (1 if other <= seat else 0)
+            assert views[other][1:].sum() == 0
+    pick_first(s)
+    assert s["round"] == 1  # all have chosen: the game begins, every pick face up
+    for seat, view in enumerate(character_views(s)):
+        assert view.sum() == num_players
+        for r in range(num_players):
+            assert view[r, s["character"][(seat + r) % num_players]] == 1
+
+
+def test_at_six_players_the_first_five_picks_show_before_the_sixth_chooses():
+    s = picking(6)[0]
+    for _ in range(4):
+        pick_first(s)
+        assert character_views(s)[5].sum() == 0
+    pick_first(s)  # the fifth pick: the first five are face up, the rest are dealt
+    assert decision(s) == (rules.PICK_CHARACTER, 5)
+    assert character_views(s)[5].sum() == 5
+    pick_first(s)
+    assert all(view.sum() == 6 for view in character_views(s))
