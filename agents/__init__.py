@@ -9,27 +9,31 @@ from envs.core.spec import GameSpec
 
 from .policy import Policy, RandomPolicy
 
-# game -> "module:Class" of its scripted player, which takes (spec, params)
-HEURISTICS = {
-    "amongus": "agents.amongus_heuristic:AmongUsHeuristic",
-    "menace": "agents.menace_heuristic:MenaceHeuristic",
+# (game, name) -> "module:Class" of a scripted player, which takes (spec, params)
+SCRIPTED = {
+    ("amongus", "heuristic"): "agents.amongus_heuristic:AmongUsHeuristic",
+    ("amongus", "chain"): "agents.amongus_chain:AmongUsChain",
+    ("menace", "heuristic"): "agents.menace_heuristic:MenaceHeuristic",
 }
 
 
 def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Policy:
-    """A policy by name: ``random``, ``heuristic``, or the path of a trained checkpoint."""
+    """A policy by name: ``random``, a scripted player of the game (``heuristic``; Among Us
+    also ``chain``), or the path of a trained checkpoint."""
     if Path(name).suffix == ".pt":
         from .neural import load_policy
 
         return load_policy(name, game=spec.name, seed=seed, **params)
     if name == "random":
         return RandomPolicy(seed)
-    if name == "heuristic":
-        if spec.name not in HEURISTICS:
-            raise ValueError(f"no heuristic policy for {spec.name!r} yet")
-        module, cls = HEURISTICS[spec.name].split(":")
+    if (spec.name, name) in SCRIPTED:
+        module, cls = SCRIPTED[spec.name, name].split(":")
         return getattr(importlib.import_module(module), cls)(spec, params)
-    raise ValueError(f"unknown policy {name!r}; use 'random', 'heuristic' or a .pt checkpoint")
+    names = ["random"] + sorted(n for g, n in SCRIPTED if g == spec.name)
+    games = sorted(g for g, n in SCRIPTED if n == name)
+    if games:
+        raise ValueError(f"policy {name!r} plays {games}, not {spec.name!r}; it has {names}")
+    raise ValueError(f"unknown policy {name!r}; {spec.name} has {names} or a .pt checkpoint")
 
 
 __all__ = ["Policy", "RandomPolicy", "make_policy"]
