@@ -1,8 +1,10 @@
 """Balance: how often the first team (the Crew) wins at every table size, with 95% intervals.
 
-Two pairings per table size: random against random (what the rules alone give) and the game's
-heuristic against itself (what play that follows each side's goal gives). The second is the
-figure a designer tunes: a game whose informed sides do not each win a fair share is broken.
+By default two pairings per table size: random against random (what the rules alone give) and
+the game's heuristic against itself (what play that follows each side's goal gives). The second
+is the figure a designer tunes: a game whose informed sides do not each win a fair share is
+broken. A game may list its own pairings in ``PAIRINGS``, e.g. reference bots that a side must
+hold out against.
 """
 
 from __future__ import annotations
@@ -14,7 +16,16 @@ from agents import make_policy
 
 from .match import play_match
 
-PAIRINGS = ("random", "heuristic")
+# game -> pairings, each one policy name per team in ``spec.teams`` order
+PAIRINGS = {
+    # Crews against the heuristic impostor; "chain" is the vote chain that beat version 1.
+    "amongus": (("heuristic", "heuristic"), ("chain", "heuristic"), ("random", "heuristic")),
+}
+
+
+def pairings_of(spec) -> tuple[tuple[str, ...], ...]:
+    both = len(spec.teams)
+    return PAIRINGS.get(spec.name, (("random",) * both, ("heuristic",) * both))
 
 
 def run_balance(name: str, games: int = 10_000, seed: int = 0, players=None) -> dict:
@@ -26,16 +37,18 @@ def run_balance(name: str, games: int = 10_000, seed: int = 0, players=None) -> 
     start = time.perf_counter()
     for n in players:
         params = spec.resolve(num_players=n)
-        for pairing in PAIRINGS:
-            policy = make_policy(pairing, spec, params, seed=seed)
-            result = play_match(
-                name, {team: policy for team in spec.teams}, games, seed=seed, **params
-            )
+        for names in pairings_of(spec):
+            policies = {
+                team: make_policy(policy, spec, params, seed=seed)
+                for team, policy in zip(spec.teams, names)
+            }
+            result = play_match(name, policies, games, seed=seed, **params)
             lo, hi = result.interval(first)
             rows.append(
                 {
                     "num_players": n,
-                    "pairing": pairing,
+                    "pairing": " vs ".join(names) if len(set(names)) > 1 else names[0],
+                    "policies": dict(zip(spec.teams, names)),
                     "games": result.games,
                     "win_rate": result.rate(first),
                     "interval95": [lo, hi],
@@ -56,15 +69,17 @@ def run_balance(name: str, games: int = 10_000, seed: int = 0, players=None) -> 
 def format_balance(result: dict) -> str:
     """A Markdown table, as pasted into the game's rules document."""
     team = result["team"]
+    width = max(len("Pairing"), *(len(r["pairing"]) for r in result["rows"]))
     lines = [
-        f"| Players | {'Pairing':<9} | Games | {team.capitalize()} wins | 95% interval "
+        f"| Players | {'Pairing':<{width}} | Games | {team.capitalize()} wins | 95% interval "
         "| Draws | Decisions / game |",
         "|---|---|---|---|---|---|---|",
     ]
     for r in result["rows"]:
         lo, hi = r["interval95"]
         lines.append(
-            f"| {r['num_players']} | {r['pairing']:<9} | {r['games']:,} | {r['win_rate']:.1%} "
-            f"| [{lo:.1%}, {hi:.1%}] | {r['draws']} | {r['decisions_per_game']:.0f} |"
+            f"| {r['num_players']} | {r['pairing']:<{width}} | {r['games']:,} "
+            f"| {r['win_rate']:.1%} | [{lo:.1%}, {hi:.1%}] | {r['draws']} "
+            f"| {r['decisions_per_game']:.0f} |"
         )
     return "\n".join(lines)

@@ -72,3 +72,14 @@ def test_heuristic_impostor_guesses_at_once_when_the_crew_can_name_it():
     assert plays(t.turn(3, rules.END_OF_TURN), "heuristic") == "sabotage"
     t = Table(num_players=5, impostor=3).edit(**cornered)  # seat 4 still a suspect too
     assert plays(t.turn(3, rules.END_OF_TURN), "heuristic") == "end turn"
+
+
+def test_balance_table_pits_three_crews_against_the_heuristic_impostor():
+    from evaluation.balance import format_balance, run_balance
+
+    result = run_balance("amongus", games=40, players=(4, 6))
+    assert [(r["num_players"], r["pairing"]) for r in result["rows"]] == [
+        (n, p) for n in (4, 6) for p in ("heuristic", "chain vs heuristic", "random vs heuristic")
+    ]
+    assert all(r["policies"]["impostor"] == "heuristic" for r in result["rows"])
+    assert format_balance(result).count("\n") == 7
