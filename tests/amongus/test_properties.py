@@ -68,11 +68,13 @@ def test_masks_are_the_legal_actions_and_cards_are_conserved(num_players, policy
     scripted = {"heuristic": AmongUsHeuristic, "chain": AmongUsChain}
     player = RandomPolicy(1) if policy == "random" else scripted[policy](vec.spec, vec.params)
     names = np.array(vec.spec.action_names)
+    longest = vec.spec.max_decisions(vec.params)
     finished = 0
     while finished < (2000 if policy == "random" else 300):
         for b in range(vec.num_envs):
             s = vec.records[b]
             assert set(names[vec.action_mask[b]]) == legal_by_the_rulebook(s)
+            assert s["decisions"] < longest
             check_cards(s)
         _, terminated, truncated = vec.step(player.act(vec.observation, vec.action_mask))
         finished += int((terminated | truncated).sum())
