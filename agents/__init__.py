@@ -12,14 +12,15 @@ from .policy import Policy, RandomPolicy
 # (game, name) -> "module:Class" of a scripted player, which takes (spec, params)
 SCRIPTED = {
     ("amongus", "heuristic"): "agents.amongus_heuristic:AmongUsHeuristic",
+    ("amongus", "chain"): "agents.amongus_chain:AmongUsChain",
     ("menace", "heuristic"): "agents.menace_heuristic:MenaceHeuristic",
     ("menace", "drain"): "agents.menace_drain:MenaceDrain",
 }
 
 
 def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Policy:
-    """A policy by name: ``random``, a scripted player of the game (``heuristic``; the Menace
-    also ``drain``), or the path of a trained checkpoint."""
+    """A policy by name: ``random``, a scripted player of the game (``heuristic``; Among Us
+    also ``chain``, the Menace also ``drain``), or the path of a trained checkpoint."""
     if Path(name).suffix == ".pt":
         from .neural import load_policy
 

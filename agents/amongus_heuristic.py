@@ -4,7 +4,9 @@ Crewmates collect their own colour and never feed the impostor: they show and tr
 colours, keep impostor-colour cards out of circulation, clear as soon as they can and look at
 the seat most tied to the impostor's colour, and vote only when the impostor is pinned down.
 The impostor hides its colour, fishes for its own cards from the seats that showed them, kills
-when it can, and sabotages once every other seat's colour is known or deducible.
+when it can, and sabotages once every other seat's colour is known or deducible: at its own
+decisions, or in the window after a card is turned face up, which is where votes and clears
+hand it colours. When the crew must know who it is, it guesses at once rather than be named.
 """
 
 from __future__ import annotations
@@ -26,8 +28,12 @@ from envs.amongus.observe import (
     SABOTAGE_TARGET,
     SHOWN_TOTAL,
     TURN_OWNER,
+    VOTED,
 )
-from envs.amongus.rules import END_OF_TURN, INVESTIGATION, REPLY, SABOTAGE_GUESS, TRADE
+from envs.amongus.rules import (
+    END_OF_TURN, INVESTIGATION, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, TRADE,
+)
+from envs.amongus.spec import NUM_PHASES
 from envs.core.jit import kernel, njit
 
 from .policy import ScriptedPolicy
@@ -141,15 +147,30 @@ def _deduced(known, shown_total, received, imp, n):
 
 
 @kernel
+def _cornered(revealed, not_impostor, voted, n):
+    """Whether the crew can name the impostor (the observer) for sure: every other seat is face
+    up or publicly cleared, or all but one, who then knows, holding its vote as everyone face
+    down does. Then the next vote ends the game, and a guess is worth more than waiting."""
+    suspects, votes_left = 0, 0
+    for r in range(1, n):
+        if revealed[r] < 0.5 and not_impostor[r] < 0.5:
+            suspects += 1
+        if voted[r] < 0.5:
+            votes_left += 1
+    return suspects == 1 or (suspects == 0 and votes_left > 0)
+
+
+@kernel
 def decide(obs, mask, off, n):
     own = np.argmax(obs[off[OWN_COLOUR] : off[OWN_COLOUR] + n])
     imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
     impostor = obs[off[IS_IMPOSTOR]] > 0.5
     hand = obs[off[HAND] : off[HAND] + n]
-    phase = np.argmax(obs[off[PHASE] : off[PHASE] + 5])
+    phase = np.argmax(obs[off[PHASE] : off[PHASE] + NUM_PHASES])
     final_round = obs[off[ROUND]] >= 1.0 - 1e-6
     revealed = obs[off[REVEALED] : off[REVEALED] + n]
     not_impostor = obs[off[NOT_IMPOSTOR] : off[NOT_IMPOSTOR] + n]
+    voted = obs[off[VOTED] : off[VOTED] + n]
     known = obs[off[KNOWN_COLOUR] : off[KNOWN_COLOUR] + n * n]
     shown_total = obs[off[SHOWN_TOTAL] : off[SHOWN_TOTAL] + n * n]
     received = obs[off[RECEIVED_FROM] : off[RECEIVED_FROM] + n * n]
@@ -159,8 +180,11 @@ def decide(obs, mask, off, n):
         if mask[A.KILL]:
             return A.KILL
         sure = unknown <= 1 or _deduced(known, shown_total, received, imp, n)
-        if mask[A.SABOTAGE] and (sure or (final_round and unknown <= 2)):
+        desperate = _cornered(revealed, not_impostor, voted, n) or (final_round and unknown <= 2)
+        if mask[A.SABOTAGE] and (sure or desperate):
             return A.SABOTAGE
+        if phase == SABOTAGE_WINDOW:
+            return A.NO_SABOTAGE
         if phase == SABOTAGE_GUESS:
             target = np.argmax(obs[off[SABOTAGE_TARGET] : off[SABOTAGE_TARGET] + n])
             return A.GUESS + _guess(known, shown_total, received, target, imp, n)
@@ -182,6 +206,8 @@ def decide(obs, mask, off, n):
         return A.PASS
 
     # crewmate
+    if phase == SABOTAGE_WINDOW:
+        return A.NO_SABOTAGE
     if phase == REPLY:
         owner = np.argmax(obs[off[TURN_OWNER] : off[TURN_OWNER] + n])
         best, best_score = -1, 1e9

@@ -18,6 +18,8 @@ from .match import play_match
 
 # game -> pairings, each one policy name per team in ``spec.teams`` order
 PAIRINGS = {
+    # Crews against the heuristic impostor; "chain" is the vote chain that beat version 1.
+    "amongus": (("heuristic", "heuristic"), ("chain", "heuristic"), ("random", "heuristic")),
     # The heuristic Crew against the heuristic Menace and against "drain", the ability-drain
     # Menace that beat version 2's Crew.
     "menace": (("random", "random"), ("heuristic", "heuristic"), ("heuristic", "drain")),

@@ -18,7 +18,8 @@ CLEAR = VOTE + O  # + (offset - 1): clear, then look at that seat's character ca
 KILL = CLEAR + O
 PASS = KILL + 1  # end the turn without voting, clearing or killing
 SABOTAGE = PASS + 1
-GUESS = SABOTAGE + 1  # + colour: sabotage guess for the seat now being guessed
+NO_SABOTAGE = SABOTAGE + 1  # a sabotage window closes on this seat without a sabotage
+GUESS = NO_SABOTAGE + 1  # + colour: sabotage guess for the seat now being guessed
 NUM_ACTIONS = GUESS + C
 
 
@@ -29,7 +30,7 @@ def _names() -> tuple[str, ...]:
     names += [f"give {c}" for c in COLOUR_NAMES]
     names += [f"vote +{o}" for o in range(1, O + 1)]
     names += [f"clear, look at +{o}" for o in range(1, O + 1)]
-    names += ["kill", "end turn", "sabotage"]
+    names += ["kill", "end turn", "sabotage", "no sabotage"]
     names += [f"guess {c}" for c in COLOUR_NAMES]
     assert len(names) == NUM_ACTIONS
     return tuple(names)

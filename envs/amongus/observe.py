@@ -8,7 +8,7 @@ a clear, or a trade the observer took part in.
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
 from .cards import HAND_SIZE
-from .rules import REPLY, SABOTAGE_GUESS, sabotage_target
+from .rules import AFTER_VOTE, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, sabotage_target
 from .spec import observation_layout, state_layout
 
 _OBS = observation_layout({"num_players": 4, "max_rounds": 30})
@@ -32,6 +32,8 @@ GIVEN_TO = _OBS.index("given_to")
 RECEIVED_FROM = _OBS.index("received_from")
 TRADES = _OBS.index("trades")
 TRADE_PARTNER = _OBS.index("trade_partner")
+WINDOW = _OBS.index("window")
+WINDOW_CARDS = _OBS.index("window_cards")
 SABOTAGE_TARGET = _OBS.index("sabotage_target")
 SABOTAGE_TARGET_COLOUR = _OBS.index("sabotage_target_colour")
 COLOURS_KNOWN = _OBS.index("colours_known")
@@ -87,6 +89,11 @@ def observe(s, seat, out, off, n):
                 out[o_trades + row + r2] = trades[j, k] * per_round
     if s["phase"] == REPLY:
         out[off[TRADE_PARTNER] + relative(s["partner"], seat, n)] = 1.0
+    if s["phase"] == SABOTAGE_WINDOW:
+        out[off[WINDOW] + s["window"] - 1] = 1.0
+        out[off[WINDOW_CARDS] + relative(s["turn_owner"], seat, n)] = 1.0
+        if s["window"] == AFTER_VOTE:
+            out[off[WINDOW_CARDS] + relative(s["vote_target"], seat, n)] = 1.0
     out[off[COLOURS_KNOWN]] = (known - 1) / (n - 1)
     if s["phase"] == SABOTAGE_GUESS:
         target = sabotage_target(s)
@@ -101,6 +108,8 @@ S_IMPOSTOR = _STATE.index("impostor")
 S_IMPOSTOR_COLOUR = _STATE.index("impostor_colour")
 S_HAND = _STATE.index("hand")
 S_PHASE = _STATE.index("phase")
+S_WINDOW = _STATE.index("window")
+S_LOOK_TARGET = _STATE.index("look_target")
 S_DECIDING_SEAT = _STATE.index("deciding_seat")
 S_TURN_OWNER = _STATE.index("turn_owner")
 S_ROUND = _STATE.index("round")
@@ -118,6 +127,10 @@ def god_view(s, out, off):
     out[off[S_IMPOSTOR] + s["impostor"]] = 1.0
     out[off[S_IMPOSTOR_COLOUR] + s["impostor_colour"]] = 1.0
     out[off[S_PHASE] + s["phase"]] = 1.0
+    if s["window"] > 0:
+        out[off[S_WINDOW] + s["window"] - 1] = 1.0
+    if s["look_target"] >= 0:
+        out[off[S_LOOK_TARGET] + s["look_target"]] = 1.0
     out[off[S_DECIDING_SEAT] + s["current_seat"]] = 1.0
     out[off[S_TURN_OWNER] + s["turn_owner"]] = 1.0
     out[off[S_ROUND]] = s["round"] * per_round

@@ -3,7 +3,7 @@
 import numpy as np
 
 from .cards import COLOUR_NAMES
-from .rules import PHASE_NAMES, REPLY, SABOTAGE_GUESS
+from .rules import AFTER_VOTE, PHASE_NAMES, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW
 
 
 def _hand_text(hand: np.ndarray, n: int) -> str:
@@ -19,6 +19,16 @@ def render(s: np.void, seat: int | None = None) -> str:
     ]
     if s["phase"] == REPLY:
         lines.append(f"  trade offered by player_{int(s['turn_owner'])} to player_{int(s['partner'])}")
+    if s["phase"] == SABOTAGE_WINDOW:
+        owner = int(s["turn_owner"])
+        after = (
+            f"player_{owner}'s wrong vote on player_{int(s['vote_target'])}"
+            if s["window"] == AFTER_VOTE
+            else f"player_{owner}'s clear"
+        )
+        if s["look_target"] >= 0 and (seat is None or seat == owner):
+            after += f" (to look at player_{int(s['look_target'])})"
+        lines.append(f"  sabotage window after {after}")
     if s["phase"] == SABOTAGE_GUESS:
         lines.append(f"  sabotage: {int(s['sabotage_index'])} guessed right so far")
     for j in range(n):

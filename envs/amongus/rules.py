@@ -1,8 +1,9 @@
 """Among Us – The Card Game, the rules as scalar code over one game record.
 
 Read top to bottom it follows the rulebook (``shared/seeds/004_*``) and the rulings: setup,
-the round (investigation, then each player's turn: trade, then vote / clear / kill), sabotage
-at any impostor decision, and the end of the game. Every function takes the record ``s`` of
+the round (investigation, then each player's turn: trade, then vote / clear / kill), the
+sabotage windows that follow a card turned face up, sabotage at any impostor decision, and the
+end of the game. Every function takes the record ``s`` of
 one game; the engine runs them over a whole batch.
 """
 
@@ -11,17 +12,24 @@ import numpy as np
 from ..core.jit import kernel
 from ..core.record import make_dtype
 from ..core.rng import below, shuffle
-from .actions import CLEAR, GIVE, GUESS, KILL, NO_TRADE, OFFER, PASS, SABOTAGE, SHOW, VOTE, O
+from .actions import (
+    CLEAR, GIVE, GUESS, KILL, NO_SABOTAGE, NO_TRADE, OFFER, PASS, SABOTAGE, SHOW, VOTE, O,
+)
 from .cards import HAND_SIZE, MAX_PLAYERS, TASKS_PER_COLOUR
-from .spec import SPEC
+from .spec import NUM_PHASES, SPEC
 
 P = MAX_PLAYERS
 C = MAX_PLAYERS
 
 # Phases: whose decision is pending and what it is about.
-INVESTIGATION, TRADE, REPLY, END_OF_TURN, SABOTAGE_GUESS = 0, 1, 2, 3, 4
-NUM_PHASES = 5
-PHASE_NAMES = ("investigation", "trade", "trade reply", "end of turn", "sabotage")
+INVESTIGATION, TRADE, REPLY, END_OF_TURN, SABOTAGE_WINDOW, SABOTAGE_GUESS = 0, 1, 2, 3, 4, 5
+PHASE_NAMES = (
+    "investigation", "trade", "trade reply", "end of turn", "sabotage window", "sabotage",
+)
+assert len(PHASE_NAMES) == NUM_PHASES
+
+# Sabotage windows: which reveal the open one follows.
+NO_WINDOW, AFTER_VOTE, AFTER_CLEAR = 0, 1, 2
 
 # Teams, as in SPEC.teams.
 CREW, IMPOSTOR = 0, 1
@@ -42,6 +50,10 @@ DTYPE = make_dtype(
         ("partner", np.int8),  # seat asked to reply to a trade, -1 when none pending
         ("offered_colour", np.int8),  # the offered card, face down on the table
         ("sabotage_index", np.int8),  # how many seats the impostor has guessed right
+        ("window", np.int8),  # the open sabotage window: NO_WINDOW, AFTER_VOTE, AFTER_CLEAR
+        ("window_index", np.int8),  # how far clockwise from the turn owner the window has gone
+        ("vote_target", np.int8),  # the seat a wrong vote named, while its window is open
+        ("look_target", np.int8),  # the seat a clearer will look at: secret, -1 when none
         ("voted", np.uint8, (P,)),  # has used the one vote of the game
         ("cleared", np.uint8, (P,)),  # has cleared: hand on the table, no more trades
         ("revealed", np.uint8, (P,)),  # character card face up
@@ -91,6 +103,10 @@ def reset(s):
     s["partner"] = -1
     s["offered_colour"] = -1
     s["sabotage_index"] = 0
+    s["window"] = NO_WINDOW
+    s["window_index"] = 0
+    s["vote_target"] = -1
+    s["look_target"] = -1
     s["round"] = 1
     start_round(s, 1 % n)  # the seat on the dealer's (seat 0's) left goes first
     advance(s)
@@ -192,7 +208,8 @@ def complete_trade(s, colour):
 
 @kernel
 def vote(s, target):
-    """Both character cards are turned face up; the impostor's ends the game."""
+    """Both character cards are turned face up. Naming the impostor ends the game at once, with
+    no window (the named player "must also reveal"); after a wrong vote a sabotage window opens."""
     voter = s["current_seat"]
     s["voted"][voter] = True
     s["revealed"][voter] = True
@@ -200,16 +217,29 @@ def vote(s, target):
     if target == s["impostor"]:
         win(s, CREW)
     else:
-        end_turn(s)
+        s["vote_target"] = target
+        open_window(s, AFTER_VOTE)
 
 
 @kernel
 def clear(s, target):
-    """Hand and character shown; a private look at ``target``, who is publicly not the impostor."""
+    """Hand and character card go face up and a sabotage window opens; the look at ``target``
+    comes when the window closes. The target is chosen now and seen by no one else: nothing in
+    the window but a sabotage, which ends the game, could change the clearer's choice."""
     seat = s["current_seat"]
     s["cleared"][seat] = True
     s["revealed"][seat] = True
-    s["looked"][seat, target] = True
+    s["look_target"] = target
+    open_window(s, AFTER_CLEAR)
+
+
+@kernel
+def look(s):
+    """The clearer's private look: at the impostor it wins for the crew; anyone else is then
+    publicly not the impostor, their colour private to the clearer."""
+    target = s["look_target"]
+    s["look_target"] = -1
+    s["looked"][s["turn_owner"], target] = True
     if target == s["impostor"]:
         win(s, CREW)
     else:
@@ -220,6 +250,43 @@ def clear(s, target):
 @kernel
 def kill(s):
     win(s, IMPOSTOR)
+
+
+# --- sabotage windows ----------------------------------------------------------------------------
+
+
+@kernel
+def open_window(s, kind):
+    """Right after another player turns a character card face up, the impostor may sabotage
+    (ruling). Every seat whose card is still face down is asked in turn, clockwise from the turn
+    owner; the impostor's always is, so being asked tells nobody anything."""
+    s["window"] = kind
+    s["window_index"] = 0
+    next_in_window(s)
+
+
+@kernel
+def next_in_window(s):
+    n = s["num_players"]
+    while s["window_index"] < n - 1:
+        s["window_index"] += 1
+        seat = (s["turn_owner"] + s["window_index"]) % n
+        if not s["revealed"][seat]:
+            s["phase"] = SABOTAGE_WINDOW
+            s["current_seat"] = seat
+            return
+    kind = s["window"]
+    shut_window(s)
+    if kind == AFTER_CLEAR:
+        look(s)
+    else:
+        end_turn(s)
+
+
+@kernel
+def shut_window(s):
+    s["window"] = NO_WINDOW
+    s["vote_target"] = -1
 
 
 # --- sabotage ------------------------------------------------------------------------------------
@@ -233,6 +300,8 @@ def sabotage_target(s):
 
 @kernel
 def begin_sabotage(s):
+    shut_window(s)
+    s["look_target"] = -1  # the sabotage decides the game before a clearer's look could
     s["revealed"][s["impostor"]] = True
     s["sabotage_index"] = 0
     s["phase"] = SABOTAGE_GUESS
@@ -297,6 +366,8 @@ def step(s, action):
         kill(s)
     elif action == PASS:
         end_turn(s)
+    elif action == NO_SABOTAGE:
+        next_in_window(s)
     else:
         guess(s, action - GUESS)
 
@@ -331,6 +402,8 @@ def legal_actions(s, mask):
             if not s["cleared"][seat] and s["hand"][seat, s["colour"][seat]] == HAND_SIZE:
                 for o in range(1, n):
                     mask[CLEAR + o - 1] = True
+    elif phase == SABOTAGE_WINDOW:
+        mask[NO_SABOTAGE] = True
     else:
         for c in range(n):
             mask[GUESS + c] = c != s["impostor_colour"]

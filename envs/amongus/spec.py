@@ -4,7 +4,7 @@ from ..core.spec import GameSpec, Layout, Param, Piece
 from .actions import ACTION_NAMES
 from .cards import MAX_PLAYERS, MIN_PLAYERS
 
-NUM_PHASES = 5
+NUM_PHASES = 6
 
 PARAMS = (
     Param("num_players", 6, MIN_PLAYERS, MAX_PLAYERS, "seats at the table"),
@@ -28,7 +28,11 @@ def observation_layout(params: dict) -> Layout:
             Piece("impostor_colour", (n,), "one-hot; public from the start"),
             Piece("is_impostor", (1,), "1 if the observer holds the impostor's character"),
             Piece("hand", (n,), "task cards held by colour, / 5"),
-            Piece("phase", (NUM_PHASES,), "investigation, trade, trade reply, end of turn, sabotage"),
+            Piece(
+                "phase",
+                (NUM_PHASES,),
+                "investigation, trade, trade reply, end of turn, sabotage window, sabotage",
+            ),
             Piece("deciding_seat", (n,), "one-hot: whose decision is pending"),
             Piece("turn_owner", (n,), "one-hot: whose turn it is"),
             Piece("first_player", (n,), "one-hot: who went first this round"),
@@ -44,6 +48,13 @@ def observation_layout(params: dict) -> Layout:
             Piece("received_from", (n, n), "cards each seat gave the observer, / max_rounds"),
             Piece("trades", (n, n), "trades[i, j]: trades seat i started with seat j, / max_rounds"),
             Piece("trade_partner", (n,), "one-hot: the seat asked to reply to a pending trade"),
+            Piece("window", (2,), "the open sabotage window: after a wrong vote, after a clear"),
+            Piece(
+                "window_cards",
+                (n,),
+                "the character cards whose turning face up opened the window (voter and voted, "
+                "or the clearer)",
+            ),
             Piece("sabotage_target", (n,), "one-hot: the seat whose colour is being guessed"),
             Piece(
                 "sabotage_target_colour",
@@ -65,6 +76,8 @@ def state_layout(params: dict) -> Layout:
             Piece("impostor_colour", (n,)),
             Piece("hand", (n, n), "task cards by colour, / 5"),
             Piece("phase", (NUM_PHASES,)),
+            Piece("window", (2,), "the open sabotage window: after a wrong vote, after a clear"),
+            Piece("look_target", (n,), "one-hot: the seat a clearer looks at after the window"),
             Piece("deciding_seat", (n,)),
             Piece("turn_owner", (n,)),
             Piece("round", (1,), "round / max_rounds"),
@@ -78,14 +91,16 @@ def state_layout(params: dict) -> Layout:
 
 
 def max_decisions(params: dict) -> int:
-    """Per round: n shows, n turns of at most 4 decisions; then a sabotage of n - 1 guesses."""
+    """Per round: n shows, n turns of at most 4 decisions. Each seat votes and clears at most
+    once a game, and each opens a window of at most n - 1 decisions. Then a sabotage of n - 1
+    guesses."""
     n = params["num_players"]
-    return params["max_rounds"] * (n + 4 * n) + n
+    return params["max_rounds"] * (n + 4 * n) + 2 * n * (n - 1) + n
 
 
 SPEC = GameSpec(
     name="amongus",
-    version=1,
+    version=2,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,
@@ -94,5 +109,6 @@ SPEC = GameSpec(
     state_layout=state_layout,
     max_decisions=max_decisions,
     teams=("crew", "impostor"),
-    doc="Among Us – The Card Game: one impostor, task cards, trades, vote/clear/sabotage/kill.",
+    doc="Among Us – The Card Game: one impostor, task cards, trades, vote/clear/sabotage/kill; "
+    "the impostor may sabotage in a window after any card is turned face up.",
 )

@@ -64,6 +64,14 @@ class Table:
         rewards, terminated, truncated = self.vec.step(np.array([spec.action_names.index(name)]))
         return rewards[0].copy(), bool(terminated[0]), bool(truncated[0])
 
+    def let_the_window_pass(self) -> list[int]:
+        """Every seat asked in the open sabotage window declines; returns them in order."""
+        asked = []
+        while int(self.s["phase"]) == rules.SABOTAGE_WINDOW:
+            asked.append(int(self.s["current_seat"]))
+            self.act("no sabotage")
+        return asked
+
     def hand(self, seat: int) -> dict:
         return {COLOUR_NAMES[c]: int(k) for c, k in enumerate(self.s["hand"][seat]) if k}
 

@@ -1,5 +1,5 @@
 """Among Us over thousands of random games: masks are exactly the rulebook's legal actions,
-cards are conserved, and no observation shows what its seat cannot know."""
+cards are conserved, and no observation or mask shows what its seat cannot know."""
 
 import os
 from pathlib import Path
@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import envs
+from agents.amongus_chain import AmongUsChain
 from agents.amongus_heuristic import AmongUsHeuristic
 from agents.policy import RandomPolicy
 from envs.amongus import rules
@@ -41,6 +42,8 @@ def legal_by_the_rulebook(s) -> set[str]:
             legal |= {f"vote +{o}" for o in range(1, n)}
         if not impostor and not s["cleared"][seat] and hand[s["colour"][seat]] == HAND_SIZE:
             legal |= {f"clear, look at +{o}" for o in range(1, n)}
+    elif phase == rules.SABOTAGE_WINDOW:
+        legal.add("no sabotage")
     else:
         legal |= {f"guess {COLOUR_NAMES[c]}" for c in range(n) if c != s["impostor_colour"]}
     if impostor and phase != rules.SABOTAGE_GUESS:
@@ -59,23 +62,29 @@ def check_cards(s):
 
 
 @pytest.mark.parametrize("num_players", [4, 6, 10])
-@pytest.mark.parametrize("policy", ["random", "heuristic"])
+@pytest.mark.parametrize("policy", ["random", "heuristic", "chain"])
 def test_masks_are_the_legal_actions_and_cards_are_conserved(num_players, policy):
     vec = envs.make_vec("amongus", 128, seed=num_players, num_players=num_players)
-    player = RandomPolicy(1) if policy == "random" else AmongUsHeuristic(vec.spec, vec.params)
+    scripted = {"heuristic": AmongUsHeuristic, "chain": AmongUsChain}
+    player = RandomPolicy(1) if policy == "random" else scripted[policy](vec.spec, vec.params)
     names = np.array(vec.spec.action_names)
+    longest = vec.spec.max_decisions(vec.params)
     finished = 0
     while finished < (2000 if policy == "random" else 300):
         for b in range(vec.num_envs):
             s = vec.records[b]
             assert set(names[vec.action_mask[b]]) == legal_by_the_rulebook(s)
+            assert s["decisions"] < longest
             check_cards(s)
         _, terminated, truncated = vec.step(player.act(vec.observation, vec.action_mask))
         finished += int((terminated | truncated).sum())
 
 
 def hidden_from(s, seat: int, rng: np.random.Generator):
-    """A copy of record ``s`` changed only in what ``seat`` cannot know, or None."""
+    """A copy of record ``s`` changed only in what ``seat`` cannot know (others' colours, and so
+    who the impostor is unless it is ``seat``; others' hands and trades; a face-down offered
+    card; the look a clear will make; the deal's order; the random stream), and whether
+    anything but the deal's order and the random stream changed."""
     t = s.copy()
     n = int(s["num_players"])
     unknown = [
@@ -99,24 +108,44 @@ def hidden_from(s, seat: int, rng: np.random.Generator):
             t["hand"][k, c] += 1
             t["given"][j, k, c] += 1  # a trade's contents between two other seats
             changed = True
+    owner = int(s["turn_owner"])
+    if s["partner"] >= 0 and seat != owner:
+        held = [c for c in range(n) if t["hand"][owner, c] > 0 and c != s["offered_colour"]]
+        if held:
+            c = rng.choice(held)
+            t["hand"][owner, c] -= 1
+            t["hand"][owner, s["offered_colour"]] += 1
+            t["offered_colour"] = c
+            changed = True
+    if s["look_target"] >= 0 and seat != owner:
+        t["look_target"] = rng.choice([j for j in range(n) if j != owner])
+        changed = True
+    rng.shuffle(t["deck"][: n * TASKS_PER_COLOUR])
     t["rng_counter"] += 12345
+    t["rng_key"] ^= np.uint64(0x9E3779B97F4A7C15)
     t["looked"][(seat + 1) % n, (seat + 2) % n] ^= 1
     return t, changed
 
 
-@pytest.mark.parametrize("num_players", [4, 7])
-def test_no_observation_changes_with_what_its_seat_cannot_know(num_players):
-    """Re-deal hidden facts (other seats' colours and hands, trades between others, private
-    looks, the random stream): every seat's observation must stay the same."""
-    vec = envs.make_vec("amongus", 64, seed=9, num_players=num_players)
+@pytest.mark.parametrize("num_players", range(4, 11))
+def test_no_observation_or_mask_changes_with_what_its_seat_cannot_know(num_players):
+    """Re-deal hidden facts (see ``hidden_from``): every seat's observation, and the deciding
+    seat's mask and seat, must stay the same. Games are played by heuristic, chain and random
+    crews, so that clears, wrong votes and their sabotage windows are probed: a crewmate asked
+    in a window must see exactly what the impostor asked there would see, but for its own
+    role."""
+    vec = envs.make_vec("amongus", 48, seed=9, num_players=num_players)
     probe = envs.make_vec("amongus", 1, num_players=num_players)
-    heuristic = AmongUsHeuristic(vec.spec, vec.params)
-    rng = np.random.default_rng(0)
-    checked = 0
-    for step in range(150):
-        if step % 5 == 0:
-            for b in range(0, vec.num_envs, 4):
-                s = vec.records[b]
+    players = [
+        AmongUsHeuristic(vec.spec, vec.params), AmongUsChain(vec.spec, vec.params), RandomPolicy(4)
+    ]
+    which = np.arange(vec.num_envs) % len(players)
+    rng = np.random.default_rng(num_players)
+    checked = in_windows = 0
+    for step in range(120):
+        for b in range(0, vec.num_envs, 2):  # every policy: b % 3 cycles
+            s = vec.records[b]
+            if step % 4 == 0 or int(s["phase"]) == rules.SABOTAGE_WINDOW:
                 for seat in range(num_players):
                     t, changed = hidden_from(s, seat, rng)
                     probe.set_records(vec.records[b : b + 1])
@@ -125,10 +154,15 @@ def test_no_observation_changes_with_what_its_seat_cannot_know(num_players):
                     probe.set_records(np.array([t], dtype=vec.records.dtype))
                     assert np.array_equal(probe.observe(seat), before), (step, b, seat)
                     if int(s["current_seat"]) == seat:
-                        assert np.array_equal(probe.action_mask, mask_before)
+                        assert int(probe.current_seat[0]) == seat
+                        assert np.array_equal(probe.action_mask, mask_before), (step, b, seat)
+                        in_windows += changed and int(s["phase"]) == rules.SABOTAGE_WINDOW
                     checked += changed
-        vec.step(heuristic.act(vec.observation, vec.action_mask))
-    assert checked > 1000
+        actions = np.empty(vec.num_envs, np.int64)
+        for k, player in enumerate(players):
+            actions[which == k] = player.act(vec.observation, vec.action_mask)[which == k]
+        vec.step(actions)
+    assert checked > 1000 and in_windows > 10, (checked, in_windows)
 
 
 def test_golden_playthrough():

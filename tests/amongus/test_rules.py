@@ -111,11 +111,12 @@ def test_no_trades_with_or_by_a_cleared_player():
     assert int(t.s["current_seat"]) == 2 and int(t.s["phase"]) == rules.END_OF_TURN
 
 
-def test_vote_for_the_impostor_wins_for_the_crew():
+def test_vote_for_the_impostor_wins_for_the_crew_at_once_with_no_window():
     t = Table(num_players=4, impostor=1).turn(0, rules.END_OF_TURN)
     rewards, terminated, _ = t.act("vote +1")
     assert terminated and int(t.vec.winner[0]) == rules.CREW
     assert rewards.tolist()[:4] == [1.0, -1.0, 1.0, 1.0]
+    assert int(t.s["window"]) == rules.NO_WINDOW
 
 
 def test_wrong_vote_reveals_both_characters_and_the_game_goes_on():
@@ -126,7 +127,61 @@ def test_wrong_vote_reveals_both_characters_and_the_game_goes_on():
     for seat in range(4):
         known = t.observation(seat)["known_colour"]
         assert known[(2 - seat) % 4, 2] == 1 and known[(0 - seat) % 4, 0] == 1
-    assert int(t.s["current_seat"]) == 1  # next turn
+    assert t.let_the_window_pass() == [1, 3]
+    assert (int(t.s["phase"]), int(t.s["current_seat"])) == (rules.TRADE, 1)  # next turn
+
+
+def test_wrong_vote_opens_a_sabotage_window_for_every_face_down_seat():
+    """Crew and impostor alike are asked, clockwise from the voter, so who decides tells
+    nobody which of them could sabotage."""
+    t = Table(num_players=5, impostor=3).edit(first_player=0).turn(0, rules.END_OF_TURN)
+    t.act("vote +2")  # seats 0 and 2 face up; 1, 3, 4 face down
+    assert int(t.s["phase"]) == rules.SABOTAGE_WINDOW and int(t.s["window"]) == rules.AFTER_VOTE
+    assert int(t.s["current_seat"]) == 1 and t.legal() == ["no sabotage"]  # a crewmate
+    t.act("no sabotage")
+    assert int(t.s["current_seat"]) == 3 and t.legal() == ["sabotage", "no sabotage"]  # impostor
+    t.act("no sabotage")
+    assert int(t.s["current_seat"]) == 4 and t.legal() == ["no sabotage"]
+    t.act("no sabotage")
+    assert int(t.s["window"]) == rules.NO_WINDOW
+    assert (int(t.s["phase"]), int(t.s["current_seat"])) == (rules.TRADE, 1)
+
+
+def test_who_is_asked_in_a_window_does_not_depend_on_who_the_impostor_is():
+    asked = []
+    for impostor in (1, 3, 4):
+        t = Table(num_players=5, impostor=impostor).edit(first_player=0).turn(0, rules.END_OF_TURN)
+        t.act("vote +2")
+        asked.append(t.let_the_window_pass())
+    assert asked == [[1, 3, 4]] * 3
+
+
+def test_impostor_may_sabotage_in_the_window_after_a_wrong_vote():
+    t = Table(num_players=4, impostor=3).edit(first_player=0).turn(0, rules.END_OF_TURN)
+    t.act("vote +2")
+    t.act("no sabotage")  # seat 1
+    assert int(t.s["current_seat"]) == 3
+    t.act("sabotage")  # it now knows red (seat 0) and green (seat 2)
+    assert int(t.s["phase"]) == rules.SABOTAGE_GUESS and int(t.s["window"]) == rules.NO_WINDOW
+    assert t.s["revealed"][:4].tolist() == [1, 0, 1, 1]
+    t.act("guess red")  # seat 0, clockwise from the impostor
+    t.act("guess blue")  # seat 1
+    rewards, terminated, _ = t.act("guess green")  # seat 2
+    assert terminated and rewards.tolist()[:4] == [-1.0, -1.0, -1.0, 1.0]
+
+
+def test_window_observation_names_the_open_window_and_the_cards_turned_up():
+    t = Table(num_players=5, impostor=3).edit(first_player=0).turn(0, rules.END_OF_TURN)
+    assert not t.observation(1)["window"].any() and not t.observation(1)["window_cards"].any()
+    t.act("vote +2")
+    for seat in range(5):
+        obs = t.observation(seat)
+        assert obs["phase"].argmax() == rules.SABOTAGE_WINDOW
+        assert obs["window"].tolist() == [1, 0]  # after a wrong vote
+        cards = sorted(np.flatnonzero(obs["window_cards"]))
+        assert cards == sorted([(0 - seat) % 5, (2 - seat) % 5])
+    t.let_the_window_pass()
+    assert not t.observation(1)["window"].any() and not t.observation(1)["window_cards"].any()
 
 
 def test_each_player_votes_only_once():
@@ -143,14 +198,49 @@ def test_clear_needs_all_five_cards_of_ones_own_colour():
 
 def test_clear_looking_at_the_impostor_wins_for_the_crew():
     t = Table(num_players=4, impostor=3).hands({"red": 5}).turn(0, rules.END_OF_TURN)
-    rewards, terminated, _ = t.act("clear, look at +3")
-    assert terminated and rewards.tolist()[:4] == [1.0, 1.0, 1.0, -1.0]
+    _, terminated, _ = t.act("clear, look at +3")
+    assert not terminated  # hand and card are up; the window comes before the look
+    assert t.let_the_window_pass() == [1, 2, 3]  # then the look ends the game
+    assert bool(t.vec.terminated[0]) and int(t.vec.winner[0]) == rules.CREW
+    assert t.vec.rewards[0].tolist()[:4] == [1.0, 1.0, 1.0, -1.0]
+
+
+def test_clear_opens_a_sabotage_window_before_the_look():
+    t = Table(num_players=4, impostor=3).hands({"red": 5}).turn(0, rules.END_OF_TURN)
+    t.act("clear, look at +3")
+    assert int(t.s["window"]) == rules.AFTER_CLEAR and t.s["revealed"][:4].tolist() == [1, 0, 0, 0]
+    assert not t.s["looked"][0].any() and not t.s["not_impostor"].any()
+    for seat in range(4):
+        obs = t.observation(seat)
+        assert obs["window"].tolist() == [0, 1]  # after a clear
+        assert np.flatnonzero(obs["window_cards"]).tolist() == [(0 - seat) % 4]
+    t.act("no sabotage")
+    t.act("no sabotage")
+    assert int(t.s["current_seat"]) == 3 and t.legal() == ["sabotage", "no sabotage"]
+    t.act("sabotage")  # about to be looked at, the impostor guesses first
+    assert int(t.s["phase"]) == rules.SABOTAGE_GUESS and not t.s["looked"][0].any()
+    t.act("guess red")
+    t.act("guess blue")
+    rewards, terminated, _ = t.act("guess green")
+    assert terminated and rewards.tolist()[:4] == [-1.0, -1.0, -1.0, 1.0]
+
+
+def test_the_look_a_clear_will_make_is_seen_by_no_one_during_the_window():
+    a = Table(num_players=4, impostor=3).hands({"red": 5}).turn(0, rules.END_OF_TURN)
+    b = Table(num_players=4, impostor=3).hands({"red": 5}).turn(0, rules.END_OF_TURN)
+    a.act("clear, look at +3")
+    b.act("clear, look at +2")
+    for seat in range(4):
+        assert np.array_equal(a.vec.observe(seat), b.vec.observe(seat))
+    assert np.array_equal(a.vec.action_mask, b.vec.action_mask)
 
 
 def test_clear_looking_at_a_crewmate_clears_them_publicly_and_tells_only_the_clearer():
     t = Table(num_players=4, impostor=3).hands({"red": 5}).turn(0, rules.END_OF_TURN)
     _, terminated, _ = t.act("clear, look at +2")
     assert not terminated
+    t.let_the_window_pass()
+    assert not t.vec.terminated[0]
     assert t.s["cleared"][0] and t.s["revealed"][0] and t.s["not_impostor"][2]
     assert t.observation(0)["known_colour"][2, 2] == 1
     for seat in (1, 3):
@@ -188,11 +278,15 @@ def test_kill_needs_all_five_impostor_cards_and_wins():
 
 
 @pytest.mark.parametrize(
-    "phase", [rules.INVESTIGATION, rules.TRADE, rules.REPLY, rules.END_OF_TURN]
+    "phase",
+    [rules.INVESTIGATION, rules.TRADE, rules.REPLY, rules.END_OF_TURN, rules.SABOTAGE_WINDOW],
 )
 def test_sabotage_is_open_at_every_impostor_decision(phase):
+    own_turn = (rules.INVESTIGATION, rules.TRADE, rules.END_OF_TURN)
     t = Table(num_players=4, impostor=1).hands({"red": 5}, {"blue": 5}, {"green": 5}, {"pink": 5})
-    t.edit(phase=phase, current_seat=1, turn_owner=0 if phase == rules.REPLY else 1, partner=1)
+    t.edit(phase=phase, current_seat=1, turn_owner=1 if phase in own_turn else 0, partner=1)
+    if phase == rules.SABOTAGE_WINDOW:
+        t.edit(window=rules.AFTER_VOTE, vote_target=2, revealed=[1, 0, 1] + [0] * 7)
     assert "sabotage" in t.legal()
     t.edit(current_seat=2, turn_owner=2)
     assert "sabotage" not in t.legal()

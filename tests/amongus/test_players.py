@@ -1,0 +1,85 @@
+"""The scripted Among Us players on set boards: the immediate vote chain, and the heuristic
+impostor's use of sabotage windows.
+
+Seat i holds colour i (red, blue, green, pink, orange).
+"""
+
+import pytest
+
+import envs
+from agents import make_policy
+from envs.amongus import rules
+
+from .board import Table
+
+
+def plays(t: Table, name: str) -> str:
+    policy = make_policy(name, t.vec.spec, t.vec.params)
+    return t.vec.spec.action_names[int(policy.act(t.vec.observation, t.vec.action_mask)[0])]
+
+
+def test_chain_votes_at_once_for_the_next_seat_not_yet_revealed():
+    t = Table(num_players=5, impostor=3).edit(first_player=1).turn(1)
+    assert plays(t, "chain") == "no trade"
+    t.act("no trade")
+    assert plays(t, "chain") == "vote +1"  # seat 2
+    t.act("vote +1")
+    t.let_the_window_pass()
+    assert int(t.s["current_seat"]) == 2  # face up now, its vote still to use
+    t.act(plays(t, "chain"))
+    assert plays(t, "chain") == "vote +1"  # seat 3, the next face-down seat
+    rewards, terminated, _ = t.act("vote +1")
+    assert terminated and rewards.tolist()[:5] == [1.0, 1.0, 1.0, -1.0, 1.0]
+
+
+def test_chain_names_a_seat_that_took_its_turn_without_voting():
+    t = Table(num_players=5, impostor=1).edit(first_player=1).turn(1, rules.END_OF_TURN)
+    t.act("end turn")  # only the impostor cannot vote
+    t.act(plays(t, "chain"))  # seat 2's trade
+    assert plays(t, "chain") == "vote +4"  # seat 1, not seat 3
+
+
+def test_chain_crew_declines_every_window_and_plays_the_heuristic_impostor():
+    t = Table(num_players=4, impostor=3).edit(first_player=0).turn(0, rules.END_OF_TURN)
+    t.act("vote +2")  # seats 0 and 2 up: the impostor knows every colour but seat 1's, red
+    assert int(t.s["current_seat"]) == 1 and plays(t, "chain") == "no sabotage"
+    t.act("no sabotage")
+    assert plays(t, "chain") == plays(t, "heuristic") == "sabotage"
+
+
+def test_chain_is_a_policy_of_among_us_only():
+    spec = envs.registry["menace"]
+    with pytest.raises(ValueError, match=r"'chain' plays \['amongus'\], not 'menace'"):
+        make_policy("chain", spec, spec.resolve())
+    spec = envs.registry["amongus"]
+    with pytest.raises(ValueError, match=r"unknown.*'chian'.*\['random', 'chain', 'heuristic'\]"):
+        make_policy("chian", spec, spec.resolve())
+
+
+def test_heuristic_impostor_sabotages_in_a_window_once_it_knows_every_colour():
+    t = Table(num_players=5, impostor=4).edit(first_player=0, revealed=[0, 0, 0, 1] + [0] * 6)
+    t.turn(0, rules.END_OF_TURN).act("vote +1")  # seats 0, 1 and 3 up: seat 2 must be green
+    assert int(t.s["current_seat"]) == 2 and plays(t, "heuristic") == "no sabotage"
+    t.act("no sabotage")
+    assert int(t.s["current_seat"]) == 4 and plays(t, "heuristic") == "sabotage"
+
+
+def test_heuristic_impostor_guesses_at_once_when_the_crew_can_name_it():
+    """Seats 0 and 2 are face up and seat 4 publicly cleared: seat 1, the one other suspect,
+    knows the impostor is seat 3. Guessing blue and orange beats being named."""
+    cornered = dict(revealed=[1, 0, 1, 0, 0] + [0] * 5, voted=[1] + [0] * 9)
+    t = Table(num_players=5, impostor=3).edit(not_impostor=[0, 0, 0, 0, 1] + [0] * 5, **cornered)
+    assert plays(t.turn(3, rules.END_OF_TURN), "heuristic") == "sabotage"
+    t = Table(num_players=5, impostor=3).edit(**cornered)  # seat 4 still a suspect too
+    assert plays(t.turn(3, rules.END_OF_TURN), "heuristic") == "end turn"
+
+
+def test_balance_table_pits_three_crews_against_the_heuristic_impostor():
+    from evaluation.balance import format_balance, run_balance
+
+    result = run_balance("amongus", games=40, players=(4, 6))
+    assert [(r["num_players"], r["pairing"]) for r in result["rows"]] == [
+        (n, p) for n in (4, 6) for p in ("heuristic", "chain vs heuristic", "random vs heuristic")
+    ]
+    assert all(r["policies"]["impostor"] == "heuristic" for r in result["rows"])
+    assert format_balance(result).count("\n") == 7
