@@ -12,6 +12,7 @@ from .policy import Policy, RandomPolicy
 # game -> "module:Class" of its scripted player, which takes (spec, params)
 HEURISTICS = {
     "amongus": "agents.amongus_heuristic:AmongUsHeuristic",
+    "maniacal": "agents.maniacal_heuristic:ManiacalHeuristic",
     "menace": "agents.menace_heuristic:MenaceHeuristic",
 }
 
