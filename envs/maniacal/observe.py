@@ -7,7 +7,7 @@ order or contents (only sizes), the random state (spec §5, "must never leak").
 
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
-from .rules import CONTRACT_PHASE, OVER, OWNED, PICKS
+from .rules import CONTRACT_PHASE, OVER, OWNED, PICKS, WORKER
 from .spec import observation_layout, state_layout
 from .tables import (
     CONTRACT_DECK_SIZES, CONTRACT_DIFFICULTY, CONTRACT_RESULT, CONTRACT_TEAM, CONTRACT_TRAIT,
@@ -25,6 +25,7 @@ PICK = _OBS.index("pick")
 CLOCKWISE = _OBS.index("clockwise")
 DECISION = _OBS.index("decision")
 SUBJECT = _OBS.index("subject")
+PENDING_ROOM = _OBS.index("pending_room")
 DECIDING_SEAT = _OBS.index("deciding_seat")
 ACTIVE_SEAT = _OBS.index("active_seat")
 WEEKS_PIECE = _OBS.index("weeks")
@@ -102,6 +103,8 @@ def observe(s, seat, out, off, n):
     if not s["terminated"]:
         out[off[DECISION] + s["decision"]] = 1.0
         out[off[SUBJECT] + s["subject"]] = 1.0
+        if s["decision"] == WORKER:
+            out[off[PENDING_ROOM] + s["pending_room"]] = 1.0
     out[off[DECIDING_SEAT] + relative(s["current_seat"], seat, n)] = 1.0
     if s["phase"] == CONTRACT_PHASE and s["active"] >= 0:
         out[off[ACTIVE_SEAT] + relative(s["active"], seat, n)] = 1.0

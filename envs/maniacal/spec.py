@@ -51,6 +51,7 @@ def observation_layout(params: dict) -> Layout:
             Piece("clockwise", (1,), "1 when hands pass clockwise this round (rounds 1 and 3)"),
             Piece("decision", (len(DECISION_NAMES),), "one-hot pending decision kind"),
             Piece("subject", (len(SUBJECT_NAMES),), "what a worker / trait / henchman choice is for"),
+            Piece("pending_room", (R,), "one-hot room kind a WORKER decision is for"),
             Piece("deciding_seat", (n,), "one-hot: who decides now"),
             Piece("active_seat", (n,), "one-hot: the active player of the Contract Phase"),
             Piece("weeks", (1,), "this round's weeks / 10"),
