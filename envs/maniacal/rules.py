@@ -928,31 +928,25 @@ def team_eligible(s, seat, h):
 
 
 @kernel
-def contract_ok(s, seat, continent):
-    """Time for the seat's own cost to that continent (P-13) and enough eligible henchmen."""
+def contract_ok(s, seat, continent, eligible):
+    """Time for the seat's own cost to that continent (P-13) and enough eligible henchmen
+    (``eligible`` of them)."""
     k = s["map"][continent]
     if k < 0 or time_left(s, seat) < VILLAIN_WEEKS[s["villain"][seat], continent]:
         return False
-    eligible = 0
-    for h in range(H):
-        if team_eligible(s, seat, h):
-            eligible += 1
     return eligible >= CONTRACT_TEAM[k]
 
 
 @kernel
-def team_pick_ok(s, seat, h):
-    """Members in ascending id order (P-34), leaving enough eligible ones to fill the team."""
-    if not team_eligible(s, seat, h):
-        return False
-    if s["team_n"] > 0 and h <= s["team"][s["team_n"] - 1]:
-        return False
+def team_choices(s, seat, mask):
+    """Members in ascending id order (P-34), each leaving enough eligible ones to fill the team."""
     need = CONTRACT_TEAM[s["contract"]] - s["team_n"]
+    last = s["team"][s["team_n"] - 1] if s["team_n"] > 0 else -1
     left = 0
-    for j in range(h, H):
-        if team_eligible(s, seat, j):
+    for h in range(H - 1, last, -1):
+        if team_eligible(s, seat, h):
             left += 1
-    return left >= need
+            mask[HENCHMAN + h] = left >= need
 
 
 @kernel
@@ -1308,8 +1302,12 @@ def legal_actions(s, mask):
         mask[PASS] = True
         for kind in range(R):
             mask[ROOM + kind] = action_room_ok(s, seat, np.int64(kind))
+        eligible = 0
+        for h in range(H):
+            if team_eligible(s, seat, h):
+                eligible += 1
         for continent in range(C):
-            mask[CONTRACT + continent] = contract_ok(s, seat, np.int64(continent))
+            mask[CONTRACT + continent] = contract_ok(s, seat, np.int64(continent), eligible)
         for location in range(3):
             mask[VISIT + location] = visit_ok(s, seat, np.int64(location))
         for kind in range(S):
@@ -1321,8 +1319,7 @@ def legal_actions(s, mask):
         for h in range(H):
             mask[HENCHMAN + h] = worker_ok(s, seat, np.int64(h), kind, subject)
     elif decision == TEAM:
-        for h in range(H):
-            mask[HENCHMAN + h] = team_pick_ok(s, seat, np.int64(h))
+        team_choices(s, seat, mask)
     elif decision == NEGATIVE_SCHEME:
         mask[PASS] = True
         for kind in range(S):
@@ -1442,6 +1439,9 @@ def settle(s):
     """Apply every decision that has exactly one legal action (P-44)."""
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     while not s["terminated"]:
+        d = s["decision"]
+        if d == NEGATIVE_SCHEME or d == HEAL or d == AFTER_ACTION or d == FIRE:
+            return  # "pass" and at least one card or henchman: asked only then
         mask[:] = False
         legal_actions(s, mask)
         only = -1
