@@ -7,6 +7,7 @@ figure a designer tunes: a game whose informed sides do not each win a fair shar
 
 from __future__ import annotations
 
+import importlib
 import time
 
 import envs
@@ -15,10 +16,14 @@ from agents import make_policy
 from .match import play_match
 
 PAIRINGS = ("random", "heuristic")
+# Free-for-all games have no first team: their own table (by starting position, cards used).
+OWN_TABLE = {"maniacal": "evaluation.maniacal_balance"}
 
 
 def run_balance(name: str, games: int = 10_000, seed: int = 0, players=None) -> dict:
     """``games`` games per (table size, pairing); table sizes default to the game's range."""
+    if name in OWN_TABLE:
+        return importlib.import_module(OWN_TABLE[name]).run_balance(name, games, seed, players)
     spec = envs.registry[name]
     first = spec.teams[0]
     players = players or range(spec.min_players, spec.max_players + 1)
@@ -55,6 +60,8 @@ def run_balance(name: str, games: int = 10_000, seed: int = 0, players=None) -> 
 
 def format_balance(result: dict) -> str:
     """A Markdown table, as pasted into the game's rules document."""
+    if result["game"] in OWN_TABLE:
+        return importlib.import_module(OWN_TABLE[result["game"]]).format_balance(result)
     team = result["team"]
     lines = [
         f"| Players | {'Pairing':<9} | Games | {team.capitalize()} wins | 95% interval "

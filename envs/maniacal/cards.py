@@ -93,7 +93,7 @@ BUY_INFAMY_PRICE = 2
 (
     TARGET_UP,  # the flipped Target is printed + amount
     REMOVE_DICE,  # `amount` fewer dice of the recommended trait, at dice collection
-    NO_REROLL,  # no die of this attempt may be re-rolled
+    NO_REROLL,  # the Lackey's re-roll is barred in this attempt
     NO_CONTRACT_ROOMS,  # no Contract room may be activated in this attempt
     ON_FAIL_INJURE,  # a failure gains the Injured icon
     ON_SUCCESS_MONEY_DOWN,  # success money - amount, not below 0
@@ -395,14 +395,14 @@ _TEMPLATES = {
                 (5, 6, 4, _P, 2, 0, _I), (5, 7, 3, _S, 1, 1, _C)),
     (HARD, 3): ((5, 6, 4, 0, 1, 1, _I), (6, 7, 3, _P, 2, 0, _I), (6, 7, 4, _S, 1, 1, _C),
                 (7, 8, 4, 0, 2, 1, _I), (8, 8, 5, _P | _S, 2, 1, _C), (9, 8, 5, _P, 2, 1, _I | _C)),
-    (LEGENDARY, 3): ((6, 9, 3, _P, 2, 1, _C), (7, 10, 4, 0, 2, 1, _I), (7, 10, 3, _S, 2, 1, _C),
-                     (8, 11, 4, _P, 3, 1, _I), (9, 12, 5, _P | _S, 3, 2, _C),
+    (LEGENDARY, 3): ((6, 9, 3, _P, 2, 1, _C), (7, 9, 4, 0, 2, 1, _I), (7, 10, 3, _S, 2, 1, _C),
+                     (8, 10, 4, _P, 3, 1, _I), (9, 11, 5, _P | _S, 3, 2, _C),
                      (5, 9, 4, 0, 2, 1, _I | _C)),
-    (LEGENDARY, 4): ((8, 11, 5, _P, 3, 1, _C), (9, 12, 5, 0, 3, 2, _I), (10, 13, 5, _S, 3, 1, _C),
-                     (11, 14, 6, _P, 3, 2, _I | _C), (12, 15, 6, _P | _S, 3, 2, _C)),
+    (LEGENDARY, 4): ((8, 10, 5, _P, 3, 1, _C), (9, 11, 5, 0, 3, 2, _I), (10, 11, 5, _S, 3, 1, _C),
+                     (11, 12, 6, _P, 3, 2, _I | _C), (12, 12, 6, _P | _S, 3, 2, _C)),
 }
 # The one Legendary that breaks the pattern: the biggest Target for the biggest prize.
-_SPECIAL = {"Summon an Elder God": (4, (15, 15, 6, _P | _S, 3, 2, _I | _C))}
+_SPECIAL = {"Summon an Elder God": (4, (15, 13, 6, _P | _S, 3, 2, _I | _C))}
 
 _CONTRACT_NAMES = {
     EASY: (

@@ -9,6 +9,7 @@ import pytest
 
 import envs
 from agents import make_policy
+from agents.policy import Policy, RandomPolicy
 from agents.maniacal_heuristic import P_SUCCESS, ManiacalHeuristic
 from envs.maniacal import actions as A
 from envs.maniacal import cards as c
@@ -238,3 +239,57 @@ def test_lackey_rolls_its_best_trait():
     board.p["henchman_traits"][LACKEY_ID] = np.array([1, 3, 1, 1]) / 7  # Phase Shift
     board.legal(*(A.TRAIT + t for t in range(4)))
     assert board.act() == A.TRAIT + c.STEALTH
+
+
+# ---- the obvious exploits ----------------------------------------------------------------------
+
+
+class Hoarder(Policy):
+    """Sells every room, never attempts anything: banks the money bonus."""
+
+    def act(self, observation, action_mask):
+        out = np.empty(len(action_mask), np.int64)
+        for i, mask in enumerate(action_mask):
+            sells = np.flatnonzero(mask[A.SELL : A.SELL + A.R])
+            out[i] = A.SELL + sells[-1] if sells.size else (
+                A.PASS if mask[A.PASS] else np.flatnonzero(mask)[0])
+        return out
+
+
+class Greedy(Policy):
+    """Attempts any legal contract at once, otherwise plays as the heuristic."""
+
+    def act(self, observation, action_mask):
+        out = BOT.act(observation, action_mask)
+        for i, mask in enumerate(action_mask):
+            contracts = np.flatnonzero(mask[A.CONTRACT : A.CONTRACT + 6])
+            if contracts.size:
+                out[i] = A.CONTRACT + contracts[0]
+        return out
+
+
+def mean_rewards(opponent, games=256, seed=7):
+    """Heuristic in seats 0 and 2, `opponent` in 1 and 3: mean reward by seat."""
+    vec = envs.make_vec("maniacal", 128, seed=seed, **PARAMS)
+    policies = [BOT, opponent, BOT, opponent]
+    total, finished = np.zeros(N), 0
+    while finished < games:
+        actions = np.empty(vec.num_envs, np.int64)
+        for seat, policy in enumerate(policies):
+            rows = np.flatnonzero(vec.current_seat == seat)
+            if rows.size:
+                actions[rows] = policy.act(vec.observation[rows], vec.action_mask[rows])
+        rewards, terminated, _ = vec.step(actions)
+        for b in np.flatnonzero(terminated):
+            total += rewards[b]
+            finished += 1
+    return total / finished
+
+
+@pytest.mark.parametrize("opponent", [RandomPolicy(3), Hoarder(), Greedy()],
+                         ids=["random", "hoarder", "greedy"])
+def test_the_obvious_exploits_do_not_beat_it(opponent):
+    mean = mean_rewards(opponent)
+    heuristic, other = (mean[0] + mean[2]) / 2, (mean[1] + mean[3]) / 2
+    print(f"heuristic {heuristic:.3f}, {type(opponent).__name__} {other:.3f}")
+    assert heuristic > other + 0.1
