@@ -293,3 +293,19 @@ def test_the_obvious_exploits_do_not_beat_it(opponent):
     heuristic, other = (mean[0] + mean[2]) / 2, (mean[1] + mean[3]) / 2
     print(f"heuristic {heuristic:.3f}, {type(opponent).__name__} {other:.3f}")
     assert heuristic > other + 0.1
+
+
+# ---- the balance table -----------------------------------------------------------------------
+
+
+def test_balance_table_shares_every_win_among_starting_positions():
+    from evaluation.balance import format_balance, run_balance
+
+    result = run_balance("maniacal", games=24, players=[3])
+    assert [r["pairing"] for r in result["rows"]] == ["random", "heuristic"]
+    for row in result["rows"]:
+        assert row["games"] == 24
+        assert sum(p["win_rate"] for p in row["positions"]) == pytest.approx(1.0)
+        assert all(0 <= u["win_rate"] <= 1 for u in row["rooms"] + row["schemes"])
+    table = format_balance(result)
+    assert "| 3 | heuristic | 24 | 1 |" in table
