@@ -242,3 +242,13 @@ def test_no_designed_card_changes_time_or_reveals_hidden_information():
     that every card uses an id from them."""
     room_effects = set(c.ACTION_EFFECTS + c.BEFORE_ROLL_EFFECTS + c.AFTER_ROLL_EFFECTS)
     assert {room.effect for room in c.ROOMS} <= room_effects | {c.NO_EFFECT}
+
+
+def test_the_rules_document_lists_every_card():
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "rules" / "maniacal.md").read_text()
+    for names in (c.ROOM_NAMES, c.HENCHMAN_NAMES, c.MERCENARY_NAMES, c.LACKEY_NAMES,
+                  c.CONTRACT_NAMES, c.SCHEME_NAMES, c.POWER_NAMES, c.SUPERVILLAIN_NAMES):
+        for name in names:
+            assert f"| {name} " in doc, name
