@@ -706,7 +706,8 @@ def decide_henchman(obs, mask, off, n, subject):
 
 
 @kernel
-def decide(obs, mask, off, n):
+def choose(obs, mask, off, n):
+    """The heuristic's own choice for this decision (-1 where it has none)."""
     decision = one_hot(obs, off[DECISION], R.FIRE + 1)
     subject = one_hot(obs, off[SUBJECT], R.SCHEME_REROLL + 1)
     rnd = one_hot(obs, off[ROUND], 3) + 1
@@ -747,6 +748,12 @@ def decide(obs, mask, off, n):
             weakest = decide_henchman(obs, mask, off, n, R.NO_SUBJECT)
             if weakest >= 0 and keep_worth(obs, off, weakest - A.HENCHMAN) <= 2.0:
                 choice = weakest
+    return choice
+
+
+@kernel
+def decide(obs, mask, off, n):
+    choice = choose(obs, mask, off, n)
     if choice < 0 or not mask[choice]:
         for a in range(mask.shape[0]):  # whatever is legal
             if mask[a]:

@@ -10,7 +10,7 @@ import pytest
 import envs
 from agents import make_policy
 from agents.policy import Policy, RandomPolicy
-from agents.maniacal_heuristic import P_SUCCESS, ManiacalHeuristic
+from agents.maniacal_heuristic import P_SUCCESS, ManiacalHeuristic, choose
 from envs.maniacal import actions as A
 from envs.maniacal import cards as c
 from envs.maniacal import rules as R
@@ -88,13 +88,18 @@ class Board:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_heuristic_plays_whole_games_legally(players):
-    """The engine raises on an illegal action; every seat is the heuristic."""
+    """Its own choice is legal at every decision (it never falls back on "any legal action"),
+    and the engine, which raises on an illegal action, plays every game to the end."""
     spec = envs.registry["maniacal"]
     params = spec.resolve(num_players=players)
     vec = envs.make_vec("maniacal", 8, seed=players, **params)
     policy = make_policy("heuristic", spec, params)
+    off = vec.observation_layout.offsets
     finished = 0
     for _ in range(400 * players):
+        for b in range(vec.num_envs):
+            own = choose(vec.observation[b], vec.action_mask[b], off, players)
+            assert own >= 0 and vec.action_mask[b, own], vec.legal_action_names(b)
         _, terminated, truncated = vec.step(policy.act(vec.observation, vec.action_mask))
         assert not truncated.any()
         finished += int(terminated.sum())
