@@ -189,9 +189,11 @@ def observe(s, seat, out, off, n):
             for i in range(s["next_order_n"]):
                 if s["next_order"][i] == j:
                     out[off[NEXT_ORDER] + n * r + i] = 1.0
-        for k in range(R):
-            out[off[ROOMS_BUILT] + R * r + k] = capped(s["base"][j, k], 1.0 / 3)
-            out[off[ROOMS_USED] + R * r + k] = capped(s["used"][j, k], 1.0 / 3)
+        for k in range(R):  # most kinds are absent: only the others are written
+            if s["base"][j, k]:
+                out[off[ROOMS_BUILT] + R * r + k] = capped(s["base"][j, k], 1.0 / 3)
+                if s["used"][j, k]:
+                    out[off[ROOMS_USED] + R * r + k] = capped(s["used"][j, k], 1.0 / 3)
         if s["phase"] == 0 and s["revealed_kind"][j] >= 0:
             side = 0 if s["revealed_build"][j] else 1
             out[off[REVEALED_PICK] + 2 * R * r + R * side + s["revealed_kind"][j]] = 1.0
@@ -204,13 +206,19 @@ def observe(s, seat, out, off, n):
         out[off[HENCHMAN_TYPE_PIECE] + 6 * h + HENCHMAN_TYPE[h]] = 1.0
         out[off[HENCHMAN_COST_PIECE] + h] = HENCHMAN_COST[h] / 7.0
         for t in range(4):
-            out[off[HENCHMAN_TRAITS_PIECE] + 4 * h + t] = capped(
-                HENCHMAN_TRAITS[h, t] + s["bonus"][h, t], 1.0 / 7
-            )
-        out[off[HENCHMAN_INJURIES] + h] = capped(s["injuries"][h], 1.0 / 3)
-        out[off[HENCHMAN_EXHAUSTED] + h] = 1.0 if s["exhausted"][h] else 0.0
-        out[off[HENCHMAN_ON_TEAM] + h] = 1.0 if s["on_team"][h] else 0.0
-        out[off[HENCHMAN_POWERS] + h] = capped(s["powers"][h], 1.0 / 3)
+            value = HENCHMAN_TRAITS[h, t] + s["bonus"][h, t]
+            if value:
+                out[off[HENCHMAN_TRAITS_PIECE] + 4 * h + t] = capped(value, 1.0 / 7)
+        if where != OWNED:
+            continue  # the rest is zero for a card no one holds
+        if s["injuries"][h]:
+            out[off[HENCHMAN_INJURIES] + h] = capped(s["injuries"][h], 1.0 / 3)
+        if s["exhausted"][h]:
+            out[off[HENCHMAN_EXHAUSTED] + h] = 1.0
+        if s["on_team"][h]:
+            out[off[HENCHMAN_ON_TEAM] + h] = 1.0
+        if s["powers"][h]:
+            out[off[HENCHMAN_POWERS] + h] = capped(s["powers"][h], 1.0 / 3)
     # decks: sizes and public discards
     o = off[DECK_SIZES]
     out[o] = s["room_deck_n"] / N_ROOM_CARDS
