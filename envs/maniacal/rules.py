@@ -1437,6 +1437,8 @@ def apply(s, action):
 @kernel
 def settle(s):
     """Apply every decision that has exactly one legal action (P-44)."""
+    if s["ask_forced"]:
+        return
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     while not s["terminated"]:
         d = s["decision"]

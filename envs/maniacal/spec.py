@@ -34,6 +34,11 @@ PARAMS = (
         "0: reward by final rank in [-1, 1], ties share the mean position (R8); "
         "1: +1 for each seat of the winning group, 0 for the rest",
     ),
+    Param(
+        "ask_forced", 0, 0, 1,
+        "1: also ask decisions that have a single legal action; 0 applies them at once (P-44)",
+        dtype="bool",
+    ),
 )
 
 H, R, S, C = N_HENCHMEN, N_ROOM_KINDS, N_SCHEME_KINDS, N_CONTINENTS

@@ -64,3 +64,22 @@ def test_every_game_ends_with_rank_rewards_and_a_winner_of_the_top_group(num_pla
             assert r[vec.winner[b]] == r.max()
             finished += 1
     assert (vec.records["decisions"] < envs.registry["maniacal"].max_decisions(vec.params)).all()
+
+
+def test_asking_forced_decisions_plays_the_same_games():
+    """``ask_forced=1`` asks the decisions P-44 applies at once; a player that always takes
+    the first legal action then plays the very same games, only with more decisions."""
+    finals = {}
+    for ask in (0, 1):
+        vec = envs.make_vec("maniacal", 16, seed=3, num_players=4, ask_forced=ask)
+        singles, ended = 0, np.zeros(16, bool)
+        result = np.zeros((16, 4), np.float32)
+        while not ended.all():
+            singles += int((vec.action_mask.sum(axis=1) == 1).sum())
+            rewards, terminated, _ = vec.step(vec.action_mask.argmax(axis=1))
+            fresh = terminated & ~ended
+            result[fresh] = rewards[fresh]
+            ended |= terminated
+        finals[ask] = result
+        assert (singles > 0) == bool(ask)
+    assert np.array_equal(finals[0], finals[1])
