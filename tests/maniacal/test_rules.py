@@ -7,6 +7,7 @@ import pytest
 from envs.maniacal import cards as c
 from envs.maniacal import rules
 from envs.maniacal.observe import observe
+from envs.maniacal.render import render
 from envs.maniacal.spec import SPEC
 
 from .scenario import (
@@ -468,3 +469,13 @@ def test_the_hospital_heals_two_dollars_a_token():
     act(s, f"henchman {h} ")
     assert s["injuries"][h] == 1 and s["money"][0] == 1 and s["spent"][0] == 2
     assert decision(s) == "turn"  # $1 cannot pay for more: the visit ended on its own
+
+
+def test_render_shows_a_seat_only_its_own_hands_and_no_contract_front():
+    s = table(3)[0]
+    whole = render(s, None)
+    mine = render(s, 0)
+    front = c.CONTRACTS[int(s["map"][0])].name
+    assert front in whole and front not in mine
+    assert mine.count("    hand:") == 1 and whole.count("    hand:") == 3
+    assert mine.count("    schemes:") == 1
