@@ -11,7 +11,8 @@ from .rules import CONTRACT_PHASE, OVER, OWNED, PICKS, WORKER
 from .spec import observation_layout, state_layout
 from .tables import (
     CONTRACT_DECK_SIZES, CONTRACT_DIFFICULTY, CONTRACT_RESULT, CONTRACT_TEAM, CONTRACT_TRAIT,
-    FIRST_MERCENARY, HENCHMAN_COST, HENCHMAN_TRAITS, HENCHMAN_TYPE, N_CONTINENTS, N_CONTRACTS, N_HENCHMEN,
+    FIRST_MERCENARY, HENCHMAN_COST, HENCHMAN_TRAITS, HENCHMAN_TYPE, N_CONTINENTS, N_CONTRACTS,
+    N_HENCHMEN,
     N_MERCENARIES, N_POWERS, N_ROOM_CARDS, N_ROOM_KINDS, N_SCHEME_CARDS, N_SCHEME_KINDS,
     N_SUPERVILLAINS, VILLAIN_WEEKS,
 )
@@ -201,7 +202,8 @@ def observe(s, seat, out, off, n):
     for h in range(H):
         where = s["where"][h]
         owner = s["owner"][h]
-        out[off[HENCHMAN_OWNER] + (n + 1) * h + (relative(owner, seat, n) if owner >= 0 else n)] = 1.0
+        holder = relative(owner, seat, n) if owner >= 0 else n
+        out[off[HENCHMAN_OWNER] + (n + 1) * h + holder] = 1.0
         out[off[HENCHMAN_WHERE] + 5 * h + where] = 1.0
         out[off[HENCHMAN_TYPE_PIECE] + 6 * h + HENCHMAN_TYPE[h]] = 1.0
         out[off[HENCHMAN_COST_PIECE] + h] = HENCHMAN_COST[h] / 7.0

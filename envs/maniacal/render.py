@@ -57,11 +57,13 @@ def render(s: np.void, seat: int | None = None) -> str:
     lines.append("  map: " + "; ".join(slots))
     if s["attempt_seat"] >= 0:
         k_ = c.CONTRACTS[int(s["contract"])]
-        text = f"  attempt by player_{int(s['attempt_seat'])} on {c.CONTINENT_NAMES[int(s['continent'])]}"
+        where = c.CONTINENT_NAMES[int(s["continent"])]
+        text = f"  attempt by player_{int(s['attempt_seat'])} on {where}"
         if s["negative"] >= 0:
             text += f"; scheme {scheme_names[int(s['negative'])]} by player_{int(s['negative_by'])}"
         if s["flipped"]:
-            text += f"; {k_.name}, target {int(s['target'])} (printed {int(CONTRACT_TARGET[int(s['contract'])])})"
+            printed = int(CONTRACT_TARGET[int(s["contract"])])
+            text += f"; {k_.name}, target {int(s['target'])} (printed {printed})"
             text += f"; pool {'/'.join(str(int(x)) for x in s['pool'])}"
         if s["rolled"]:
             f = s["faces"]
@@ -70,7 +72,8 @@ def render(s: np.void, seat: int | None = None) -> str:
     for j in range(n):
         left = ""
         if phase == CONTRACT_PHASE:
-            left = f" time {int(s['spent'][j])}/{WEEKS[rnd - 1]}" + (" done" if s["finished"][j] else "")
+            left = f" time {int(s['spent'][j])}/{WEEKS[rnd - 1]}"
+            left += " done" if s["finished"][j] else ""
         lines.append(
             f"  player_{j}: ${int(s['money'][j])} infamy {int(s['infamy'][j])} "
             f"villain {c.SUPERVILLAINS[int(s['villain'][j])].name} "
@@ -79,12 +82,17 @@ def render(s: np.void, seat: int | None = None) -> str:
             f"schemes {int(s['scheme_count'][j])}{left}"
         )
         lines.append(f"    base: {_kinds(s['base'][j], room_names)}")
-        crew = [_henchman(s, h) for h in range(N_HENCHMEN) if s["owner"][h] == j and s["where"][h] == OWNED]
+        crew = [
+            _henchman(s, h)
+            for h in range(N_HENCHMEN)
+            if s["owner"][h] == j and s["where"][h] == OWNED
+        ]
         lines.append(f"    henchmen: {'; '.join(crew) or '-'}")
         if seat is None or seat == j:
             if phase == 0:
                 lines.append(f"    hand: {_kinds(s['hand'][j], room_names)}")
             lines.append(f"    schemes: {_kinds(s['schemes'][j], scheme_names)}")
     if s["terminated"]:
-        lines.append(f"  over: player_{int(s['winner'])} wins; rewards {[float(x) for x in s['rewards'][:n]]}")
+        rewards = [float(x) for x in s["rewards"][:n]]
+        lines.append(f"  over: player_{int(s['winner'])} wins; rewards {rewards}")
     return "\n".join(lines)

@@ -6,8 +6,10 @@ Attraction) are divided by a typical top value and capped at 2.
 
 from ..core.spec import GameSpec, Layout, Param, Piece
 from .actions import ACTION_NAMES
-from .tables import N_CONTINENTS, N_CONTRACTS, N_HENCHMEN, N_POWERS, N_ROOM_KINDS, N_SCHEME_KINDS
-from .tables import N_SUPERVILLAINS, N_MERCENARIES
+from .tables import (
+    N_CONTINENTS, N_CONTRACTS, N_HENCHMEN, N_MERCENARIES, N_POWERS, N_ROOM_KINDS, N_SCHEME_KINDS,
+    N_SUPERVILLAINS,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 ROUNDS = 3
@@ -55,7 +57,7 @@ def observation_layout(params: dict) -> Layout:
             Piece("pick", (3,), "one-hot draft pick 1-3 (base building only)"),
             Piece("clockwise", (1,), "1 when hands pass clockwise this round (rounds 1 and 3)"),
             Piece("decision", (len(DECISION_NAMES),), "one-hot pending decision kind"),
-            Piece("subject", (len(SUBJECT_NAMES),), "what a worker / trait / henchman choice is for"),
+            Piece("subject", (len(SUBJECT_NAMES),), "what a worker, trait or henchman is for"),
             Piece("pending_room", (R,), "one-hot room kind a WORKER decision is for"),
             Piece("deciding_seat", (n,), "one-hot: who decides now"),
             Piece("active_seat", (n,), "one-hot: the active player of the Contract Phase"),
@@ -121,7 +123,7 @@ def observation_layout(params: dict) -> Layout:
             ),
             Piece("scheme_discard", (S,), "discarded Schemes by kind / 3, capped"),
             Piece("power_discard", (N_POWERS,), "discarded Powers"),
-            Piece("mercenary_bottom", (N_MERCENARIES,), "place from the deck's bottom / 8, if known"),
+            Piece("mercenary_bottom", (N_MERCENARIES,), "place from the bottom / 8, if known"),
             # private
             Piece("hand", (R,), "own draft hand by kind / 3, capped"),
             Piece("own_pick", (2, R), "own pending draft pick (build, sell) x kind"),

@@ -17,7 +17,9 @@ HARD = 40  # Hard, team 2, Target 6, recommended Brawn; success 6 Infamy, failur
 RHINO, BEAR, NECRO = henchman("Rhino Brute"), henchman("Bear-Man"), henchman("Necromancer")
 
 
-def board(members=(RHINO,), contract=EASY, rooms=(), schemes=(), others=None, money=5, injuries=None):
+def board(
+    members=(RHINO,), contract=EASY, rooms=(), schemes=(), others=None, money=5, injuries=None
+):
     """Seat 0 active at 0 weeks (the others at 5) with these henchmen, rooms and Schemes;
     North America holds ``contract``."""
     states = table(3, villains=(DESPAIR, 1, 2))

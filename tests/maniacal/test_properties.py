@@ -207,7 +207,8 @@ def hidden_from(s, seat: int, rng: np.random.Generator):
         deck = t["contract_deck"][dif]
         for i in range(int(t["contract_deck_n"][dif])):
             other = int(deck[i])
-            if CONTRACT_TEAM[other] == CONTRACT_TEAM[card] and CONTRACT_TRAIT[other] == CONTRACT_TRAIT[card]:
+            same_back = CONTRACT_TRAIT[other] == CONTRACT_TRAIT[card]
+            if CONTRACT_TEAM[other] == CONTRACT_TEAM[card] and same_back:
                 deck[i], t["map"][k] = card, other
                 changed = True
                 break

@@ -12,7 +12,7 @@ from envs.maniacal.spec import SPEC
 
 from .scenario import (
     CONTINENT, POWER, ROOM, SCHEME, act, contract_phase, decision, dice, give, henchman, lackey_of,
-    legal, scheme_on_top, set_schemes, strip_henchmen, table,
+    legal, scheme_on_top, strip_henchmen, table,
 )
 
 DESPAIR = 0  # Doctor Despair: weeks 3/4/4/5/4/5 to the six continents
@@ -74,7 +74,8 @@ def test_t2_recruitment_by_attraction_ties_by_player_order_and_the_cost_floor():
     s["round"] = 2
     s["order"][:3] = (2, 0, 1)
     beasts = [henchman("Rhino Brute"), henchman("Bat Lurker")]  # Cost 5, then 4
-    criminals = [henchman("Getaway Driver"), henchman("Assassin"), henchman("Pickpocket")]  # 4, 6, 3
+    # Criminals costing 4, 6, 3
+    criminals = [henchman("Getaway Driver"), henchman("Assassin"), henchman("Pickpocket")]
     for kind, first in ((0, beasts), (1, criminals)):
         rest = [int(h) for h in s["henchman_deck"][kind] if h not in first]
         s["henchman_deck"][kind] = first + rest
