@@ -45,6 +45,7 @@ from envs.maniacal.observe import (
     MAP_TRAIT,
     MONEY,
     NEGATIVE_SCHEME,
+    PENDING_ROOM,
     POOL,
     RESULT_ICONS,
     ROOMS_BUILT,
@@ -475,17 +476,19 @@ def decide_turn(obs, mask, off, n, rnd, money):
 
 @kernel
 def decide_worker(obs, mask, off, n):
-    """The Supervillain when it may work; a worker-trait room (the Supervillain is not offered
-    though unexhausted) takes the best-trait henchman; otherwise the henchman a contract needs
-    least."""
-    if mask[A.SUPERVILLAIN]:
+    """A room paying by the worker's trait takes the best-trait henchman; any other room the
+    Supervillain, or else the henchman a contract needs least."""
+    room = one_hot(obs, off[PENDING_ROOM], RK)
+    by_trait = room >= 0 and (
+        ROOM_EFFECT[room] == c.MONEY_PER_WORKER_TRAIT or ROOM_EFFECT[room] == c.ADD_WORKER_DICE
+    )
+    if mask[A.SUPERVILLAIN] and not by_trait:
         return A.SUPERVILLAIN
-    trait_room = obs[off[SUPERVILLAIN_EXHAUSTED]] < 0.5
     best, best_value = -1, -1e9
     for h in range(H):
         if not mask[A.HENCHMAN + h]:
             continue
-        if trait_room:
+        if by_trait:
             value = best_trait(obs, off, h) + (1.5 if injured(obs, off, h) else 0.0)
         else:
             value = -keep_worth(obs, off, h) + (5.0 if injured(obs, off, h) else 0.0)

@@ -238,6 +238,20 @@ def test_captured_loses_the_weakest_and_power_goes_to_the_strongest_recruit():
     assert board.act() == A.HENCHMAN + rex
 
 
+def test_worker_the_supervillain_for_a_vault_the_best_trait_for_a_counting_house():
+    board = Board(R.WORKER, subject=R.ACTION_ROOM_WORKER)
+    rex, scout = henchman_id("Mutant Rex"), henchman_id("Rat Scout")
+    board.give(rex)
+    board.give(scout)
+    board.p["pending_room"][kind("Vault")] = 1
+    board.legal(A.SUPERVILLAIN, A.HENCHMAN + rex, A.HENCHMAN + scout)
+    assert board.act() == A.SUPERVILLAIN
+    board.p["pending_room"][:] = 0
+    board.p["pending_room"][kind("Counting House")] = 1
+    board.mask[A.SUPERVILLAIN] = False  # it has no traits to pay by
+    assert board.act() == A.HENCHMAN + rex
+
+
 def test_lackey_rolls_its_best_trait():
     board = Board(R.CHOOSE_TRAIT, subject=R.LACKEY_TRAIT)
     board.give(LACKEY_ID, on_team=True)
