@@ -252,3 +252,8 @@ def test_the_rules_document_lists_every_card():
                   c.CONTRACT_NAMES, c.SCHEME_NAMES, c.POWER_NAMES, c.SUPERVILLAIN_NAMES):
         for name in names:
             assert f"| {name} " in doc, name
+    for k in c.CONTRACTS:  # the generated table's back and Target columns
+        back = f"{c.DIFFICULTIES[k.difficulty]}, team {k.team}, {c.TRAITS[k.trait]}"
+        assert f"| {k.name} | {back} | {k.target} | {k.win_infamy} Inf, ${k.win_money}" in doc
+    for r in c.ROOMS:
+        assert f"| {r.name} | ${r.cost} | {'/'.join(map(str, r.attraction))} |" in doc, r.name
