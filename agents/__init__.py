@@ -13,6 +13,7 @@ from .policy import Policy, RandomPolicy
 SCRIPTED = {
     ("amongus", "heuristic"): "agents.amongus_heuristic:AmongUsHeuristic",
     ("amongus", "chain"): "agents.amongus_chain:AmongUsChain",
+    ("maniacal", "heuristic"): "agents.maniacal_heuristic:ManiacalHeuristic",
     ("menace", "heuristic"): "agents.menace_heuristic:MenaceHeuristic",
     ("menace", "drain"): "agents.menace_drain:MenaceDrain",
 }

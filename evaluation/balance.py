@@ -9,6 +9,7 @@ hold out against.
 
 from __future__ import annotations
 
+import importlib
 import time
 
 import envs
@@ -24,6 +25,8 @@ PAIRINGS = {
     # Menace that beat version 2's Crew.
     "menace": (("random", "random"), ("heuristic", "heuristic"), ("heuristic", "drain")),
 }
+# Free-for-all games have no first team: their own table (by starting position, cards used).
+OWN_TABLE = {"maniacal": "evaluation.maniacal_balance"}
 
 
 def pairings_of(spec) -> tuple[tuple[str, ...], ...]:
@@ -33,6 +36,8 @@ def pairings_of(spec) -> tuple[tuple[str, ...], ...]:
 
 def run_balance(name: str, games: int = 10_000, seed: int = 0, players=None) -> dict:
     """``games`` games per (table size, pairing); table sizes default to the game's range."""
+    if name in OWN_TABLE:
+        return importlib.import_module(OWN_TABLE[name]).run_balance(name, games, seed, players)
     spec = envs.registry[name]
     first = spec.teams[0]
     players = players or range(spec.min_players, spec.max_players + 1)
@@ -71,6 +76,8 @@ def run_balance(name: str, games: int = 10_000, seed: int = 0, players=None) -> 
 
 def format_balance(result: dict) -> str:
     """A Markdown table, as pasted into the game's rules document."""
+    if result["game"] in OWN_TABLE:
+        return importlib.import_module(OWN_TABLE[result["game"]]).format_balance(result)
     team = result["team"]
     width = max(len("Pairing"), *(len(r["pairing"]) for r in result["rows"]))
     lines = [

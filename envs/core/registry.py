@@ -9,6 +9,7 @@ from .engine import GameDef, VecEnv
 # name -> module that defines GAME; imported on first use so that listing specs stays cheap.
 _MODULES = {
     "amongus": "envs.amongus.game",
+    "maniacal": "envs.maniacal.game",
     "menace": "envs.menace.game",
 }
 _GAMES: dict[str, GameDef] = {}
