@@ -1,4 +1,4 @@
-"""The ``hiddendeck`` command: demo, train, bench, play."""
+"""The ``hiddendeck`` command: demo, train, bench, play, eval, tournament, replay, report."""
 
 from __future__ import annotations
 
@@ -88,6 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     from training.cli import register as register_train
 
     register_train(sub)
+
+    from .commands import register as register_evaluation
+
+    register_evaluation(sub)
 
     play = sub.add_parser("play", help="play one seat yourself at the terminal")
     play.add_argument("game", choices=list(envs.registry))
