@@ -114,8 +114,20 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_beliefs(args) -> int:
+    from .beliefs import benchmark, format_result, write
+
+    result = benchmark(args.game, args.policy, args.games, against=args.against, seed=args.seed,
+                       **_game_params(args))
+    if args.out:
+        written = write(result, args.out)
+        print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
+    print(json.dumps(result) if args.json else format_result(result))
+    return 0
+
+
 def register(subparsers) -> None:
-    """Add ``eval``, ``tournament``, ``replay`` and ``report`` to ``hiddendeck``."""
+    """Add ``eval``, ``tournament``, ``replay``, ``report`` and ``beliefs`` to ``hiddendeck``."""
     p = subparsers.add_parser(
         "eval", help="cross-play matrix: every policy of one team against every other team's",
         description="Cross-play: every combination of one policy per team plays the same "
@@ -168,3 +180,24 @@ def register(subparsers) -> None:
     p.add_argument("--out", default=None, help="where to write (default: PATH/report.md, or "
                    "next to the database)")
     p.set_defaults(run=cmd_report)
+
+    p = subparsers.add_parser(
+        "beliefs", help="score a policy's beliefs about who is on the other side",
+        description="Plays GAMES games (POLICY in the roles it plays, AGAINST in the others) and "
+        "scores, on the decisions of POLICY's seats in the odd-numbered games, its "
+        "beliefs(observation) (if it has them), the base rate and a probe MLP trained on the "
+        "raw observations of the even-numbered games: log-loss, Brier, ECE, top-1, by round.",
+    )
+    p.add_argument("game", choices=list(envs.registry))
+    p.add_argument("--policy", required=True, help="the policy to score (name, checkpoint, "
+                   "LABEL@SOURCE)")
+    p.add_argument("--against", default="heuristic", help="the other roles' policy "
+                   "(default %(default)s)")
+    p.add_argument("--games", type=_positive, default=2000)
+    p.add_argument("--players", type=int, default=None, help="seats at the table")
+    p.add_argument("--param", type=_param, action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="write beliefs.json, beliefs.txt and calibration.png here")
+    p.set_defaults(run=cmd_beliefs)
