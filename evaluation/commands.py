@@ -126,6 +126,15 @@ def cmd_beliefs(args) -> int:
     return 0
 
 
+def cmd_exploit(args) -> int:
+    from .exploit import exploit, format_report
+
+    report = exploit(args.game, args.against, args.steps, games=args.games, seed=args.seed,
+                     out=args.out, workers=args.workers)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
 def register(subparsers) -> None:
     """Add ``eval``, ``tournament``, ``replay``, ``report`` and ``beliefs`` to ``hiddendeck``."""
     p = subparsers.add_parser(
@@ -201,3 +210,21 @@ def register(subparsers) -> None:
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write beliefs.json, beliefs.txt and calibration.png here")
     p.set_defaults(run=cmd_beliefs)
+
+    p = subparsers.add_parser(
+        "exploit", help="train a fresh policy against a frozen checkpoint; report its gain",
+        description="Trains the other team(s) from scratch (PPO) against the frozen checkpoint "
+        "alone, then plays the exploiter and the frozen policy's self-play partner (the other "
+        "team's checkpoint beside it; else the heuristic) against it on held-out deals. The "
+        "win-rate gain is a lower bound on the frozen policy's exploitability. Stored in "
+        "OUT/exploit.json.",
+    )
+    p.add_argument("game", choices=list(envs.registry))
+    p.add_argument("--against", required=True, metavar="CHECKPOINT", help="the frozen policy")
+    p.add_argument("--steps", type=_positive, required=True, help="exploiter training decisions")
+    p.add_argument("--games", type=_positive, default=2000, help="held-out evaluation deals")
+    p.add_argument("--seed", type=int, default=0, help="the exploiter's training seed")
+    p.add_argument("--workers", type=_positive, default=None)
+    p.add_argument("--out", default="runs/exploit", help="the exploiter's run directory")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_exploit)
