@@ -42,10 +42,13 @@ def _game_params(args) -> dict:
 
 
 def _team_names() -> list[str]:
-    """Every team name of every registered game: each becomes an ``eval`` option."""
+    """Every team name of every registered team game: each becomes an ``eval`` option."""
+    from .entrants import free_for_all
+
     names: list[str] = []
     for spec in envs.registry.values():
-        names += [t for t in spec.teams if t not in names]
+        if not free_for_all(spec):
+            names += [t for t in spec.teams if t not in names]
     return names
 
 

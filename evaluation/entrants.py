@@ -25,9 +25,14 @@ from envs.core.spec import GameSpec
 
 
 def free_for_all(spec: GameSpec) -> bool:
-    """A game without teams (or one that says so in ``spec.extra``): each seat plays for itself
-    and games are ranked by the seats' final rewards rather than by a winning team."""
-    return len(spec.teams) <= 1 or bool(spec.extra.get("free_for_all", False))
+    """Each seat plays for itself: games are ranked by the seats' final rewards, not by a
+    winning team. Said by ``spec.extra["free_for_all"]`` where a game sets it; otherwise a game
+    with at most one team, or whose teams are its seats (``player_0 .. player_{max-1}``, as
+    MANIACAL declares them), is one."""
+    if "free_for_all" in spec.extra:
+        return bool(spec.extra["free_for_all"])
+    seats = tuple(f"player_{i}" for i in range(spec.max_players))
+    return len(spec.teams) <= 1 or tuple(spec.teams) == seats
 
 
 def roles(spec: GameSpec) -> tuple[str, ...]:

@@ -99,3 +99,26 @@ def test_unknown_policy_fails_before_the_database_is_touched(tmp_path):
     with pytest.raises(ValueError, match="unknown policy 'nosuch'"):
         table_of(db, ["random", "nosuch"], 16, num_players=4)
     assert not db.exists()
+
+
+@pytest.fixture
+def free_for_all_amongus(monkeypatch):
+    """Among Us declared free-for-all: every seat its own side, ranked by final reward (a
+    stand-in for MANIACAL, whose seats are its teams)."""
+    from envs.core import registry as reg
+
+    game = reg.game("amongus")
+    spec = dataclasses.replace(game.spec, extra={**game.spec.extra, "free_for_all": True})
+    monkeypatch.setitem(reg._GAMES, "amongus", dataclasses.replace(game, spec=spec))
+
+
+def test_free_for_all_games_seat_each_pair_both_ways_and_rank_by_reward(
+        tmp_path, free_for_all_amongus):
+    table = run_tournament("amongus", ["random", "heuristic"], 24, db=tmp_path / "f.sqlite",
+                           num_players=4, **SMALL)
+    sides = sorted(tuple(s for _, s in p["sides"]) for p in table.pairings)
+    assert sides == [("heuristic", "random") * 2, ("random", "heuristic") * 2]
+    assert [p["games"] for p in table.pairings] == [24, 24]
+    assert {s.label for s in table.standings} == {"random", "heuristic"}
+    assert all(set(s.by_role) == {"player"} and s.games == 48 for s in table.standings)
+    assert table.role_advantage == {}
