@@ -101,7 +101,9 @@ def resolve(text: str, spec: GameSpec, params: dict) -> Entrant:
         plays = (team,) if team in game_roles else game_roles  # "shared": every role
         return Entrant(label, source, plays, file_digest(source))
     policy = make_policy(source, spec, params, 0)  # refuses an unknown name
-    plays = getattr(policy, "teams", None) or game_roles  # a scripted bot may play some teams only
+    # a scripted bot written for one side says so (``team = "menace"``, or ``teams``)
+    team = getattr(policy, "team", None)
+    plays = getattr(policy, "teams", None) or ((team,) if isinstance(team, str) else game_roles)
     unknown = sorted(set(plays) - set(game_roles))
     if unknown:
         raise ValueError(f"{source}: claims to play {unknown}, not roles of {spec.name}")

@@ -125,3 +125,20 @@ def test_eval_writes_every_format(tmp_path, capsys):
     assert sum(cell["wins"].values()) + cell["draws"] == 30
     assert (out / "matrix.png").read_bytes()[:4] == b"\x89PNG"
     assert len((out / "matrix.csv").read_text().splitlines()) == 3
+
+
+def test_a_scripted_bot_written_for_one_team_plays_only_that_team(monkeypatch):
+    import evaluation.entrants
+    from agents.policy import RandomPolicy
+
+    class Drainer(RandomPolicy):
+        team = "impostor"
+
+    real = evaluation.entrants.make_policy
+    monkeypatch.setattr(evaluation.entrants, "make_policy", lambda name, *a: Drainer()
+                        if name == "drainer" else real(name, *a))
+    spec = envs.registry["amongus"]
+    assert resolve("drainer", spec, AMONGUS4).roles == ("impostor",)
+    assert resolve("heuristic", spec, AMONGUS4).roles == ("crew", "impostor")
+    with pytest.raises(ValueError, match="plays \\['impostor'\\], not crew"):
+        cross_play("amongus", {"crew": ["drainer"], "impostor": ["random"]}, 10, **AMONGUS4)
