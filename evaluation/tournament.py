@@ -15,7 +15,8 @@ depends on the games stored, not on the runs that stored them.
 Ratings: OpenSkill's Plackett-Luce model, ``mu`` and ``sigma`` per policy in each role (a role's
 rating is earned against the other roles' ratings) and overall, where each side's team is the
 policy plus a pseudo-player for the role it plays, which soaks up the game's side advantage
-(crew and menace do not win equally often). Leaderboards sort by ``mu - 3 sigma``.
+(crew and menace do not win equally often); a policy's games against itself move only those
+role pseudo-players. Leaderboards sort by ``mu - 3 sigma``.
 Free-for-all games rank the policies of a game by their seats' mean final reward.
 """
 
@@ -60,13 +61,16 @@ CREATE TABLE IF NOT EXISTS games (
 
 
 def schedule(entrants: list[Entrant], spec, num_players: int) -> list[tuple[Entrant, ...]]:
-    """Every pairing: each ordered choice of distinct policies, one per team, each able to
-    play its team. Free-for-all: every ordered pair (a, b), a on the even seats, b on the odd."""
+    """Every pairing: each ordered choice of policies, one per team, each able to play its
+    team, a policy against itself included: without those games, with two entrants, each
+    entrant's crew and the other's menace would form a world of their own, and the two roles'
+    ratings could not be compared. Free-for-all: every ordered pair (a, b) of different
+    policies, a on the even seats, b on the odd."""
     if free_for_all(spec):
         return [tuple(a if s % 2 == 0 else b for s in range(num_players))
                 for a, b in itertools.permutations(entrants, 2)]
     return [
-        sides for sides in itertools.permutations(entrants, len(spec.teams))
+        sides for sides in itertools.product(entrants, repeat=len(spec.teams))
         if all(team in e.roles for team, e in zip(spec.teams, sides))
     ]
 
@@ -306,6 +310,12 @@ def rate(results: Results) -> Table:
             new = model.rate([[get(overall, lab)] for lab, _ in teams_of], ranks=ranks)
             for (lab, _), (rating,) in zip(teams_of, new):
                 overall[lab] = rating
+        elif len(set(sides)) < len(sides):  # a policy against itself: only the roles differ
+            new = model.rate([[get(advantage, role)] for _, role in teams_of], ranks=ranks)
+            for (_, role), (side,) in zip(teams_of, new):
+                advantage[role] = side
+            for label in set(sides):
+                get(overall, label)
         else:
             new = model.rate([[get(overall, lab), get(advantage, role)] for lab, role in teams_of],
                              ranks=ranks)

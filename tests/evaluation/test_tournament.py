@@ -67,9 +67,9 @@ def test_a_new_entrant_plays_only_its_own_pairings(tmp_path, monkeypatch):
                         lambda batches, **kw: played.extend(batches) or real(batches, **kw))
     grown = table_of(db, ["random", "heuristic", "h2@heuristic"], 20, num_players=4)
     assert {b.sides[0].label + "-" + b.sides[1].label for b in played} == {
-        "h2-random", "random-h2", "h2-heuristic", "heuristic-h2"}
+        "h2-random", "random-h2", "h2-heuristic", "heuristic-h2", "h2-h2"}
     assert [s["policy"] for s in grown["leaderboard"]].count("h2") == 1
-    assert sum(p["games"] for p in grown["pairings"]) == 6 * 20
+    assert sum(p["games"] for p in grown["pairings"]) == 9 * 20
 
 
 def test_contexts_never_mix(tmp_path):
@@ -77,7 +77,7 @@ def test_contexts_never_mix(tmp_path):
     table_of(db, ["random", "heuristic"], 16, num_players=4)
     five = table_of(db, ["random", "heuristic"], 16, num_players=5)
     assert five["params"]["num_players"] == 5
-    assert sum(p["games"] for p in five["pairings"]) == 2 * 16  # not the 4-seat games
+    assert sum(p["games"] for p in five["pairings"]) == 4 * 16  # not the 4-seat games
     spec = envs.registry["amongus"]
     newer = dataclasses.replace(spec, version=spec.version + 1)
     results = Results(db, newer, spec.resolve(num_players=4))
@@ -91,7 +91,7 @@ def test_a_label_that_changes_meaning_is_refused_before_any_game(tmp_path):
     with pytest.raises(ValueError, match="label 'a' already names random"):
         table_of(db, ["a@heuristic", "random"], 16, num_players=4)
     with sqlite3.connect(db) as con:
-        assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 2 * 16
+        assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 4 * 16
 
 
 def test_unknown_policy_fails_before_the_database_is_touched(tmp_path):
