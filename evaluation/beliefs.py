@@ -25,6 +25,7 @@ with mass on assignments of the wrong size show it as a gap. Facts public only i
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,7 @@ class Observed:
     other_side: np.ndarray  # [M, P-1] bool: seat j+1 (relative) is on the other side
     round: np.ndarray  # [M] int
     game: np.ndarray  # [M] int game number
+    team: np.ndarray  # [M] int the observer's team
     beliefs: np.ndarray | None  # [M, P-1] the policy's, or None
 
 
@@ -75,7 +77,7 @@ def collect(game: str, policies: dict, scored: set, games: int, seed: int = 0,
     has_round = "round" in vec.records.dtype.names
     decision = np.zeros(B, np.int64)
     keep_every = 1
-    parts = {k: [] for k in ("observation", "other_side", "round", "game", "beliefs")}
+    parts = {k: [] for k in ("observation", "other_side", "round", "game", "team", "beliefs")}
     kept = 0
     relative = (np.arange(P)[None, :] + np.arange(P)[:, None]) % P  # [observer, j] -> seat
     while (game_of >= 0).any():
@@ -100,6 +102,7 @@ def collect(game: str, policies: dict, scored: set, games: int, seed: int = 0,
                     parts["round"].append(vec.records["round"][pick].astype(np.int64)
                                           if has_round else decision[pick] // P)
                     parts["game"].append(game_of[pick].copy())
+                    parts["team"].append(side[pick].copy())
                     if has_beliefs(policy):
                         b = np.asarray(policy.beliefs(vec.observation[pick]), np.float64)
                         if b.shape != (pick.size, P):
@@ -133,7 +136,7 @@ def collect(game: str, policies: dict, scored: set, games: int, seed: int = 0,
         raise ValueError(f"no decisions of {sorted(scored)} in {games} games")
     cat = {k: np.concatenate(v) if v else None for k, v in parts.items()}
     return Observed(cat["observation"], cat["other_side"], cat["round"], cat["game"],
-                    cat["beliefs"])
+                    cat["team"], cat["beliefs"])
 
 
 def scores(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict:
@@ -210,13 +213,20 @@ def train_probe(x: np.ndarray, y: np.ndarray, groups: np.ndarray, seed: int = 0,
 
 
 def benchmark(game: str, policy: str, games: int = 2_000, against: str = "heuristic",
-              seed: int = 0, max_rows: int = 60_000, probe_steps: int = 1500, **params) -> dict:
-    """Score ``policy``'s beliefs (if it has any), the base rate and the probe, by round."""
+              seed: int = 0, max_rows: int = 60_000, probe_steps: int = 1500,
+              team: str | None = None, **params) -> dict:
+    """Score ``policy``'s beliefs (if it has any), the base rate and the probe, by round and by
+    the observer's team. ``policy`` plays ``team`` (default: every team it can), ``against``
+    the others."""
     spec = envs.registry[game]
     if free_for_all(spec):
         raise ValueError(f"{game} has no sides to hold beliefs about")
     params = spec.resolve(**params)
     entrant = resolve(policy, spec, params)
+    if team is not None:
+        if team not in entrant.roles:
+            raise ValueError(f"{entrant.label} plays {list(entrant.roles)}, not {team!r}")
+        entrant = dataclasses.replace(entrant, roles=(team,))
     other = resolve(against, spec, params)
     built = entrant.build(spec, params, seed)
     opponent = built if other.label == entrant.label else other.build(spec, params, seed + 1)
@@ -233,8 +243,9 @@ def benchmark(game: str, policy: str, games: int = 2_000, against: str = "heuris
     if data.beliefs is not None:
         predictors[entrant.label] = data.beliefs[test]
     rounds = data.round[test]
+    teams = data.team[test]
     result = {"game": game, "version": spec.version, "params": params, "policy": entrant.label,
-              "against": other.label, "games": games, "seed": seed,
+              "teams": list(entrant.roles), "against": other.label, "games": games, "seed": seed,
               "decisions_scored": int(test.sum()), "has_beliefs": data.beliefs is not None,
               "overall": {k: scores(v, y) for k, v in predictors.items()}, "by_round": {}}
     for r in np.unique(rounds):
@@ -242,6 +253,10 @@ def benchmark(game: str, policy: str, games: int = 2_000, against: str = "heuris
         if at.sum() >= 50:
             result["by_round"][int(r)] = {k: _brief(scores(v[at], y[at]))
                                           for k, v in predictors.items()}
+    # by the observer's side: a side that knows its partners has little left to infer
+    result["by_team"] = {spec.teams[t]: {k: _brief(scores(v[teams == t], y[teams == t]))
+                                        for k, v in predictors.items()}
+                         for t in np.unique(teams)}
     o = result["overall"]
     if entrant.label in o:
         gain = o["base rate"]["log_loss"] - o["probe"]["log_loss"]
@@ -256,16 +271,19 @@ def _brief(s: dict) -> dict:
 
 
 def format_result(r: dict) -> str:
-    lines = [f"{r['game']} v{r['version']}: beliefs of {r['policy']} (against {r['against']}), "
+    lines = [f"{r['game']} v{r['version']}: beliefs of {r['policy']} as "
+             f"{'/'.join(r['teams'])} (other teams: {r['against']}), "
              f"{r['decisions_scored']:,} decisions of {r['games'] // 2:,} held-out games"]
     if not r["has_beliefs"]:
         lines.append(f"({r['policy']} has no beliefs(); base rate and probe only)")
-    head = (f"{'round':>6} {'predictor':<14} {'log-loss':>9} {'Brier':>7} {'ECE':>7} "
+    head = (f"{'round/team':>10} {'predictor':<14} {'log-loss':>9} {'Brier':>7} {'ECE':>7} "
             f"{'top-1':>7} {'count err':>9}")
     lines += [head, "-" * len(head)]
-    for label, table in [("all", r["overall"])] + [(str(k), v) for k, v in r["by_round"].items()]:
+    rows = [("all", r["overall"])] + [(k, v) for k, v in r.get("by_team", {}).items()]
+    rows += [(str(k), v) for k, v in r["by_round"].items()]
+    for label, table in rows:
         for name, s in table.items():
-            lines.append(f"{label:>6} {name:<14} {s['log_loss']:>9.4f} {s['brier']:>7.4f} "
+            lines.append(f"{label:>10} {name:<14} {s['log_loss']:>9.4f} {s['brier']:>7.4f} "
                          f"{s['ece']:>7.4f} {s['top1']:>7.3f} {s['count_error']:>9.3f}")
     if r.get("share_of_probe") is not None:
         lines.append(f"share of the probe's log-loss gain over the base rate: "

@@ -121,7 +121,7 @@ def cmd_beliefs(args) -> int:
     from .beliefs import benchmark, format_result, write
 
     result = benchmark(args.game, args.policy, args.games, against=args.against, seed=args.seed,
-                       **_game_params(args))
+                       team=args.team, **_game_params(args))
     if args.out:
         written = write(result, args.out)
         print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
@@ -203,7 +203,9 @@ def register(subparsers) -> None:
     p.add_argument("game", choices=list(envs.registry))
     p.add_argument("--policy", required=True, help="the policy to score (name, checkpoint, "
                    "LABEL@SOURCE)")
-    p.add_argument("--against", default="heuristic", help="the other roles' policy "
+    p.add_argument("--team", default=None, help="the team POLICY plays and is scored in "
+                   "(default: every team it can play)")
+    p.add_argument("--against", default="heuristic", help="the other teams' policy "
                    "(default %(default)s)")
     p.add_argument("--games", type=_positive, default=2000)
     p.add_argument("--players", type=int, default=None, help="seats at the table")

@@ -74,3 +74,8 @@ def test_beliefs_command_writes_its_files_and_refuses_bad_beliefs(unsure, tmp_pa
     assert (out / "calibration.png").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(ValueError, match=r"beliefs must be \[N, 4\], got \(1, 2\)"):
         benchmark("amongus", "misshapen", 10, num_players=4, probe_steps=10)
+
+
+def test_the_scored_team_must_be_one_the_policy_plays(unsure):
+    with pytest.raises(ValueError, match=r"plays \['crew', 'impostor'\], not 'menace'"):
+        benchmark("amongus", "unsure", 10, team="menace", num_players=4)
