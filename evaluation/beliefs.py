@@ -29,12 +29,12 @@ import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeGuard
 
 import numpy as np
 
 import envs
-from agents.policy import Policy, choose
+from agents.policy import choose
 
 from .entrants import free_for_all, resolve, roles
 
@@ -46,7 +46,7 @@ class Believer(Protocol):
         ...
 
 
-def has_beliefs(policy) -> bool:
+def has_beliefs(policy) -> TypeGuard[Believer]:
     return callable(getattr(policy, "beliefs", None))
 
 

@@ -33,17 +33,11 @@ SLOTS = 512  # games in flight per batch
 
 
 def batches_for(game, params, sides, seed, games, batch_games=BATCH_GAMES, slots=SLOTS,
-                first=0, record_actions=True, tag=None) -> list[Batch]:
-    """Games ``first .. games-1`` in batches aligned to multiples of ``batch_games``, so a
-    match extended later (a tournament growing) cuts its old games exactly as before."""
-    out = []
-    start = first
-    while start < games:
-        stop = min(games, (start // batch_games + 1) * batch_games)
-        out.append(Batch(game, params, tuple(sides), seed, start, stop, slots, record_actions,
-                         tag))
-        start = stop
-    return out
+                tag=None) -> list[Batch]:
+    """Games ``0 .. games-1`` in batches of ``batch_games`` (the last one shorter)."""
+    return [Batch(game, params, tuple(sides), seed, start, min(games, start + batch_games), slots,
+                  tag)
+            for start in range(0, games, batch_games)]
 
 
 @dataclass
@@ -239,8 +233,7 @@ def game_lines(log: GameLog, policies: dict):
             "length": int(log.length[g]), "rewards": log.rewards[g].tolist(),
             "deal": log.deal[g].tolist(),
         }
-        if log.offsets is not None:
-            row["actions"] = log.game_actions(g).tolist()
+        row["actions"] = log.game_actions(g).tolist()
         yield json.dumps(row)
 
 

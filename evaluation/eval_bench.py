@@ -56,7 +56,7 @@ def run(game: str = "menace", games: int = 100_000, overhead_games: int = 4_000,
     from .entrants import resolve
     from .harness import Batch
     from .match import play_match
-    from .runner import _here, default_workers
+    from .runner import play_here, default_workers
 
     spec = envs.registry[game]
     params = spec.resolve(**params)
@@ -75,7 +75,7 @@ def run(game: str = "menace", games: int = 100_000, overhead_games: int = 4_000,
             batch = Batch(game, params, sides, seed=100 + r, start=0, stop=overhead_games,
                           slots=slots)
             t = time.perf_counter()
-            list(_here([batch]))
+            list(play_here([batch]))
             harness_s.append(time.perf_counter() - t)
             policies = {t: load_policy(paths[t], game, seed=r, **params) for t in spec.teams}
             t = time.perf_counter()

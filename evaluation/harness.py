@@ -10,13 +10,13 @@ same from one process, several workers or a Ray cluster.
 
 A *side* is what one policy plays: a team in a team game, a seat in a free-for-all game. Each
 game records its number, the seats' teams as dealt, the winning team (-1 for none), whether it
-was cut short, the seats' final rewards, its length in decisions and, if asked, every action:
-with the seed and number, enough to replay it exactly (``evaluation.replay``).
+was cut short, the seats' final rewards, its length in decisions and every action: with the
+seed and number, enough to replay it exactly (``evaluation.replay``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -37,7 +37,6 @@ class Batch:
     start: int
     stop: int
     slots: int = 512
-    record_actions: bool = True
     tag: object = None  # the caller's key for this batch (e.g. its pairing); not used here
 
 
@@ -51,8 +50,8 @@ class GameLog:
     length: np.ndarray  # [G] int64 decisions
     rewards: np.ndarray  # [G, P] float32 final rewards by seat
     deal: np.ndarray  # [G, P] int8 each seat's team as dealt
-    actions: np.ndarray  # [sum(length)] int16, game after game (empty if not recorded)
-    offsets: np.ndarray = field(default=None)  # [G + 1] int64 into actions
+    actions: np.ndarray  # [sum(length)] int16, game after game
+    offsets: np.ndarray  # [G + 1] int64 into actions
 
     def __len__(self) -> int:
         return self.index.shape[0]
@@ -67,7 +66,7 @@ class GameLog:
             raise ValueError("no games to put together")
         lengths = np.concatenate([log.length for log in logs])
         actions = np.concatenate([log.actions for log in logs])
-        offsets = np.concatenate([[0], np.cumsum(lengths)]) if actions.size else None
+        offsets = np.concatenate([[0], np.cumsum(lengths)])
         return GameLog(
             index=np.concatenate([log.index for log in logs]),
             winner=np.concatenate([log.winner for log in logs]),
@@ -111,10 +110,11 @@ def play_batch(batch: Batch) -> GameLog:
     next_game = batch.start + B
     steps = np.zeros(B, np.int64)
     cap = spec.max_decisions(vec.params) + 1
-    trace = np.zeros((B, cap), np.int16) if batch.record_actions else None
+    trace = np.zeros((B, cap), np.int16)
     dealt = np.ones(B, np.bool_)  # slots whose seat dealing is yet to be read
     deal = np.zeros((B, P), np.int8)
-    out_index, out_winner, out_trunc, out_len, out_rew, out_deal, out_actions = ([] for _ in range(7))
+    out_index, out_winner, out_trunc, out_len, out_rew, out_deal = ([] for _ in range(6))
+    out_actions: list[np.ndarray] = []
     who = np.empty((B, 2), np.int64)
     who[:, 0] = rows
     actions = np.empty(B, np.int64)
@@ -134,12 +134,11 @@ def play_batch(batch: Batch) -> GameLog:
         idle = np.flatnonzero(~live)
         if idle.size:  # finished slots idle to the end: any legal action keeps them going
             actions[idle] = vec.action_mask[idle].argmax(1)
-        if trace is not None:
-            if steps[live].max(initial=0) >= cap:
-                raise RuntimeError(
-                    f"{spec.name}: a game ran past max_decisions ({cap - 1}); the spec is wrong"
-                )
-            trace[rows, np.minimum(steps, cap - 1)] = actions
+        if steps[live].max(initial=0) >= cap:
+            raise RuntimeError(
+                f"{spec.name}: a game ran past max_decisions ({cap - 1}); the spec is wrong"
+            )
+        trace[rows, np.minimum(steps, cap - 1)] = actions
         steps += 1
         _, terminated, truncated = vec.step(actions)
         ended = np.flatnonzero(terminated | truncated)
@@ -155,8 +154,7 @@ def play_batch(batch: Batch) -> GameLog:
             out_len.append(steps[done].copy())
             out_rew.append(vec.rewards[done].copy())
             out_deal.append(deal[done].copy())
-            if trace is not None:
-                out_actions += [trace[b, : steps[b]].copy() for b in done]
+            out_actions += [trace[b, : steps[b]].copy() for b in done]
         steps[ended] = 0
         dealt[ended] = True
         game_of[ended] = -1
@@ -168,11 +166,8 @@ def play_batch(batch: Batch) -> GameLog:
             next_game += refill.size
     order = np.argsort(np.concatenate(out_index), kind="stable")
     length = np.concatenate(out_len)[order]
-    if trace is not None:
-        actions_all = np.concatenate([out_actions[g] for g in order])
-        offsets = np.concatenate([[0], np.cumsum(length)])
-    else:
-        actions_all, offsets = np.zeros(0, np.int16), None
+    actions_all = np.concatenate([out_actions[g] for g in order])
+    offsets = np.concatenate([[0], np.cumsum(length)])
     return GameLog(
         index=np.concatenate(out_index)[order],
         winner=np.concatenate(out_winner)[order].astype(np.int64),
@@ -183,21 +178,3 @@ def play_batch(batch: Batch) -> GameLog:
         actions=actions_all,
         offsets=offsets,
     )
-
-
-def side_ranks(log: GameLog, free: bool, num_sides: int) -> np.ndarray:
-    """``[G, num_sides]`` finishing place of each side, 0 best, ties sharing a place.
-
-    A team game: the winning team 0, the others 1; no winner (a draw, a cut-short game), all 0.
-    A free-for-all game: the seats by final reward, most first, in competition ranking (1, 1, 3
-    as 0, 0, 2).
-    """
-    G = len(log)
-    if free:
-        r = log.rewards[:, :num_sides]
-        return (r[:, None, :] > r[:, :, None]).sum(-1)  # seats with strictly more reward
-    ranks = np.ones((G, num_sides), np.int64)
-    ranks[log.winner < 0] = 0
-    won = np.flatnonzero(log.winner >= 0)
-    ranks[won, log.winner[won]] = 0
-    return ranks

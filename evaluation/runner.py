@@ -59,7 +59,7 @@ def _results(batches, workers, ray_address) -> Iterator[GameLog]:
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     if workers == 1 or len(batches) == 1:
-        yield from _here(batches)
+        yield from play_here(batches)
         return
     # spawn, not fork: a parent that has run torch's OpenMP threads cannot safely fork
     context = multiprocessing.get_context("spawn")
@@ -67,7 +67,7 @@ def _results(batches, workers, ray_address) -> Iterator[GameLog]:
         yield from pool.imap(_play_in_worker, batches)
 
 
-def _here(batches) -> Iterator[GameLog]:
+def play_here(batches) -> Iterator[GameLog]:
     """In this process, with one thread each for numba and torch as in a worker (torch's
     results may differ in the last bit with the thread count), restored afterwards."""
     import numba

@@ -150,7 +150,7 @@ class Results:
             (pairing, int(log.index[g]), int(log.winner[g]), int(log.truncated[g]),
              int(log.length[g]), json.dumps(log.rewards[g].tolist()),
              json.dumps(log.deal[g].tolist()),
-             log.game_actions(g).astype("<i2").tobytes() if log.offsets is not None else None)
+             log.game_actions(g).astype("<i2").tobytes())
             for g in range(len(log))
         ]
         with self.db:
@@ -181,7 +181,7 @@ def missing_batches(results: Results, pairing: int, sides, seed: int, games: int
             start += 1
         if start < stop:
             out.append(Batch(results.spec.name, results.params, tuple(sides), seed, start, stop,
-                             results.slots, True, pairing))
+                             results.slots, pairing))
     return out
 
 
@@ -254,7 +254,8 @@ class Table:
                      if r in s.by_role else "-" for r in role_names]
             out.append(f"| {k} | {s.label} | {s.ordinal:.2f} | {s.mu:.2f} | {s.sigma:.2f} | "
                        f"{s.games} | {s.wins / max(1, s.games):.1%} | " + " | ".join(cells) + " |")
-        out += ["", "| pairing | games | side 1 first | 95% interval | draws |", "|---|---|---|---|---|"]
+        out += ["", "| pairing | games | side 1 first | 95% interval | draws |",
+                "|---|---|---|---|---|"]
         for p in self.pairings:
             lo, hi = p["interval95"]
             out.append(f"| {' vs '.join(f'{r}={s}' for r, s in p['sides'])} | {p['games']} | "

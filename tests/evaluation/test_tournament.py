@@ -50,7 +50,8 @@ def test_an_interrupted_tournament_resumes_to_the_same_table(tmp_path, monkeypat
         table_of(db, policies, 40, num_players=4)
     monkeypatch.setattr(Results, "store_batch", real)
     with sqlite3.connect(db) as con:
-        assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 16 + 16 + 8 + 16  # batches of 16, 16, 8
+        stored_games = con.execute("SELECT count(*) FROM games").fetchone()[0]
+    assert stored_games == 16 + 16 + 8 + 16  # a pairing's batches hold 16, 16 and 8 games
     assert table_of(db, policies, 40, num_players=4) == straight
     with sqlite3.connect(db) as a, sqlite3.connect(tmp_path / "straight.sqlite") as b:
         rows = "SELECT p.sides, g.idx, g.winner, g.length, g.actions FROM games g JOIN " \
