@@ -1,4 +1,5 @@
-"""The ``hiddendeck`` command: demo, train, bench, play, eval, tournament, replay, report."""
+"""The ``hiddendeck`` command: demo, train, bench, play, eval, tournament, replay, report,
+beliefs, exploit."""
 
 from __future__ import annotations
 

@@ -45,6 +45,16 @@ def _checkpoints(directory: Path, game: str, params: dict, hidden=(64, 64)) -> d
     return paths
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the workers, once joined): on a
+    shared machine the wall time says how busy the neighbours were, this says what we used."""
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
+        resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def run(game: str = "menace", games: int = 100_000, overhead_games: int = 4_000,
         rounds: int = 3, workers: int | None = None, slots: int = 512, **params) -> dict:
     import numba
@@ -64,9 +74,9 @@ def run(game: str = "menace", games: int = 100_000, overhead_games: int = 4_000,
         paths = _checkpoints(Path(tmp), game, params)
         lineups = {team: [f"mlp-{team}@{paths[team]}"] for team in spec.teams}
         cross_play(game, lineups, 2 * slots, workers=1, slots=slots, **params)  # warm caches
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu_seconds()
         result = cross_play(game, lineups, games, workers=workers, slots=slots, **params)
-        wall = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
         cell = result.as_dict()["cells"][0]
 
         sides = tuple(resolve(lineups[t][0], spec, params) for t in spec.teams)
@@ -91,7 +101,8 @@ def run(game: str = "menace", games: int = 100_000, overhead_games: int = 4_000,
     harness, bare = statistics.median(harness_s), statistics.median(bare_s)
     return {
         "game": game, "params": params, "games": games, "seconds": wall,
-        "games_per_second": games / wall, "mean_length": cell["mean_length"],
+        "games_per_second": games / wall, "cpu_seconds": cpu,
+        "games_per_cpu_second": games / cpu, "mean_length": cell["mean_length"],
         "decisions_per_second": games * cell["mean_length"] / wall,
         "workers": workers or default_workers(), "cpus": os.cpu_count(),
         "load_average": os.getloadavg(),
@@ -108,6 +119,10 @@ def format_result(r: dict) -> str:
         f"{r['games']:,} games, two MLP policies (64-64, sampled), {r['workers']} workers on "
         f"{r['cpus']} CPUs: {r['seconds']:.1f} s, {r['games_per_second']:,.0f} games/s, "
         f"{r['decisions_per_second']:,.0f} decisions/s (mean length {r['mean_length']:.1f})",
+        f"CPU time {r['cpu_seconds']:.1f} s (this process and its workers): "
+        f"{r['games_per_cpu_second']:,.0f} games per CPU-second, so "
+        f"{r['games'] / r['games_per_cpu_second'] / r['workers']:.1f} s on {r['workers']} idle "
+        f"cores",
         f"harness vs bare play_match, {o['games']:,} games in one process, {o['rounds']} "
         f"alternating rounds: {statistics.median(o['harness_s']):.2f} s vs "
         f"{statistics.median(o['play_match_s']):.2f} s, ratio {o['ratio']:.3f} "

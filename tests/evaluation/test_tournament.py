@@ -95,10 +95,14 @@ def test_a_label_that_changes_meaning_is_refused_before_any_game(tmp_path):
         assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 4 * 16
 
 
-def test_unknown_policy_fails_before_the_database_is_touched(tmp_path):
+def test_unknown_policy_or_mismatched_checkpoint_fails_before_the_database_is_touched(
+        tmp_path, checkpoint):
     db = tmp_path / "none.sqlite"
     with pytest.raises(ValueError, match="unknown policy 'nosuch'"):
         table_of(db, ["random", "nosuch"], 16, num_players=4)
+    crew = checkpoint("amongus", "crew", num_players=4)
+    with pytest.raises(ValueError, match="num_players: checkpoint 4 vs requested 5"):
+        table_of(db, ["random", crew], 16, num_players=5)
     assert not db.exists()
 
 
