@@ -1,9 +1,9 @@
 """``hiddendeck report PATH``: one Markdown page from whatever evaluation results PATH holds.
 
 PATH may be an ``eval --out`` directory (its cross-play matrix and heatmap), a results
-database (every current context's leaderboard and pairings, with a ratings plot), or a training
-run directory (learning curves from its TensorBoard logs, plus any eval directories or results
-databases inside it). Plots are PNG files written next to the page and linked from it.
+database (every current context's leaderboard and pairings, with a ratings plot), or a
+directory holding any of these, ``beliefs --out`` results (scores and calibration plot) and a
+training run's TensorBoard logs (learning curves). Plots are PNG files written next to the page and linked from it.
 """
 
 from __future__ import annotations
@@ -49,6 +49,26 @@ def _matrix_section(directory: Path, base: Path) -> list[str]:
         lines += ["", "Policies: " + ", ".join(f"`{k}` = `{v}`" for k, v in sources.items())]
     if (directory / "matrix.png").is_file():
         lines += ["", f"![cross-play heatmap]({os.path.relpath(directory / 'matrix.png', base)})"]
+    return lines + [""]
+
+
+def _beliefs_section(directory: Path, base: Path) -> list[str]:
+    r = json.loads((directory / "beliefs.json").read_text())
+    lines = [f"## Beliefs: {r['game']} v{r['version']}, {r['policy']} as "
+             f"{'/'.join(r.get('teams', []))} against {r['against']} ({directory})", "",
+             f"{r['decisions_scored']:,} decisions of the held-out half of {r['games']:,} games"
+             + ("" if r["has_beliefs"] else f"; {r['policy']} has no beliefs(), so only the "
+                "base rate and the probe") + ".", "",
+             "| observer | predictor | log-loss | Brier | ECE | top-1 | count gap |",
+             "|---|---|---|---|---|---|---|"]
+    for who, table in [("all", r["overall"])] + list(r.get("by_team", {}).items()):
+        for name, s in table.items():
+            lines.append(f"| {who} | {name} | {s['log_loss']:.4f} | {s['brier']:.4f} | "
+                         f"{s['ece']:.4f} | {s['top1']:.3f} | {s['count_error']:.3f} |")
+    if r.get("share_of_probe") is not None:
+        lines += ["", f"Share of the probe's log-loss gain: {r['share_of_probe']:.2f}"]
+    if (directory / "calibration.png").is_file():
+        lines += ["", f"![calibration]({os.path.relpath(directory / 'calibration.png', base)})"]
     return lines + [""]
 
 
@@ -141,12 +161,15 @@ def build_report(path: str | Path, out: str | Path | None = None) -> tuple[Path,
         for matrix in sorted(path.rglob("matrix.json")):
             lines += _matrix_section(matrix.parent, base)
             found = True
+        for beliefs in sorted(path.rglob("beliefs.json")):
+            lines += _beliefs_section(beliefs.parent, base)
+            found = True
         for db in sorted(path.rglob("*.sqlite")):
             lines += _database_section(db, base, plots)
             found = True
     if not found:
-        raise ValueError(f"{path}: no eval results (matrix.json), results database (.sqlite) or "
-                         f"training logs (tb/) to report on")
+        raise ValueError(f"{path}: no eval results (matrix.json), results database (.sqlite), "
+                         f"belief scores (beliefs.json) or training logs (tb/) to report on")
     return page, "\n".join(lines), plots
 
 

@@ -2,6 +2,7 @@
 
 from torch.utils.tensorboard import SummaryWriter
 
+from evaluation.beliefs import benchmark, write
 from evaluation.cli import main
 from evaluation.crossplay import cross_play
 from evaluation.tournament import run_tournament
@@ -18,13 +19,16 @@ def test_one_page_holds_the_matrix_the_leaderboard_and_the_learning_curves(tmp_p
                workers=1, num_players=4).write(run / "eval")
     run_tournament("amongus", ["random", "heuristic"], 16, db=run / "results.sqlite", workers=1,
                    batch_games=8, num_players=4)
+    write(benchmark("amongus", "heuristic", 20, probe_steps=50, num_players=4), run / "beliefs")
     assert main(["report", str(run)]) == 0
     page = run / "report.md"
     assert capsys.readouterr().out.strip() == str(page)
     text = page.read_text()
-    for heading in ("## Learning curves", "## Cross-play: amongus", "## Tournament: amongus"):
+    for heading in ("## Learning curves", "## Cross-play: amongus", "## Tournament: amongus",
+                    "## Beliefs: amongus"):
         assert heading in text
-    for image in ("learning_curves.png", "eval/matrix.png", "ratings_amongus_0.png"):
+    for image in ("learning_curves.png", "eval/matrix.png", "ratings_amongus_0.png",
+                  "beliefs/calibration.png"):
         assert f"]({image})" in text
         assert (run / image).read_bytes()[:4] == b"\x89PNG"
 
