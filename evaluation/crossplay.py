@@ -68,7 +68,7 @@ class CrossPlay:
     games: int
     teams: tuple[str, ...]
     lineups: dict[str, list[str]]  # team -> labels
-    sources: dict[str, str]  # label -> source
+    sources: dict[str, dict[str, str]]  # team -> label -> source (a label may differ by team)
     cells: list[Cell]
     batch_games: int = BATCH_GAMES
     slots: int = SLOTS
@@ -272,14 +272,13 @@ def cross_play(
     if missing:
         raise ValueError(f"no policy for team(s) {missing} of {game}")
     resolved: dict[str, list[Entrant]] = {}
-    sources: dict[str, str] = {}
+    sources: dict[str, dict[str, str]] = {}
     for team in spec.teams:
         resolved[team] = resolve_all(lineups[team], spec, params)
         for e in resolved[team]:
             if team not in e.roles:
                 raise ValueError(f"{e.label} ({e.source}) plays {list(e.roles)}, not {team}")
-            if sources.setdefault(e.label, e.source) != e.source:
-                raise ValueError(f"label {e.label!r} names both {sources[e.label]} and {e.source}")
+        sources[team] = {e.label: e.source for e in resolved[team]}
     pairings = list(itertools.product(*(resolved[t] for t in spec.teams)))
     batches = []
     for k, sides in enumerate(pairings):

@@ -44,9 +44,10 @@ def _matrix_section(directory: Path, base: Path) -> list[str]:
                          f"{s['wins'][first]}/{s['wins'][second]}/{s['draws']}, "
                          f"{s['mean_length']:.0f}")
         lines.append(f"| {r} | " + " | ".join(cells) + " |")
-    sources = data.get("sources", {})
-    if any(label != source for label, source in sources.items()):
-        lines += ["", "Policies: " + ", ".join(f"`{k}` = `{v}`" for k, v in sources.items())]
+    named = [f"{team} `{label}` = `{source}`" for team, by_label in data["sources"].items()
+             for label, source in by_label.items() if label != source]
+    if named:
+        lines += ["", "Policies: " + ", ".join(named)]
     if (directory / "matrix.png").is_file():
         lines += ["", f"![cross-play heatmap]({os.path.relpath(directory / 'matrix.png', base)})"]
     return lines + [""]

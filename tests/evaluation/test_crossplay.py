@@ -73,6 +73,10 @@ def test_a_checkpoint_plays_the_team_it_was_trained_for(checkpoint):
                         40, workers=1, **AMONGUS4)
     assert [c.sides for c in result.cells] == [("net", "random"), ("random", "random")]
     assert all(len(c.log) == 40 for c in result.cells)
+    impostor = checkpoint("amongus", "impostor", **AMONGUS4)
+    pair = cross_play("amongus", {"crew": [f"net@{crew}"], "impostor": [f"net@{impostor}"]}, 8,
+                      workers=1, **AMONGUS4)  # one label for a run's two checkpoints
+    assert pair.sources == {"crew": {"net": crew}, "impostor": {"net": impostor}}
     with pytest.raises(ValueError, match="plays \\['crew'\\], not impostor"):
         cross_play("amongus", {"crew": ["random"], "impostor": [crew]}, 10, **AMONGUS4)
 
