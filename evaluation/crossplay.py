@@ -75,6 +75,7 @@ class CrossPlay:
 
     def as_dict(self) -> dict:
         return {
+            "format": MATRIX_FORMAT,
             "game": self.game, "version": self.version, "params": self.params,
             "seed": self.seed, "games_per_pairing": self.games, "teams": list(self.teams),
             "policies": self.lineups, "sources": self.sources,
@@ -216,6 +217,7 @@ class CrossPlay:
 
 
 GAMES_FORMAT = "hiddendeck-games/1"
+MATRIX_FORMAT = "hiddendeck-matrix/1"
 
 
 def _umask() -> int:

@@ -24,7 +24,15 @@ def _plt():
 
 
 def _matrix_section(directory: Path, base: Path) -> list[str]:
-    data = json.loads((directory / "matrix.json").read_text())
+    from .crossplay import MATRIX_FORMAT
+
+    try:
+        data = json.loads((directory / "matrix.json").read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"{directory / 'matrix.json'}: unreadable ({e})") from None
+    if data.get("format") != MATRIX_FORMAT:
+        raise ValueError(f"{directory / 'matrix.json'}: not a {MATRIX_FORMAT} file (written by "
+                         f"an older hiddendeck eval? run it again)")
     teams = data["teams"]
     first, second = teams[0], teams[1]
     by = {(c["policies"][first], c["policies"][second]): c for c in data["cells"]}

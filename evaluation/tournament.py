@@ -191,7 +191,7 @@ class Standing:
     mu: float
     sigma: float
     games: int
-    wins: int  # games it finished first, alone or tied
+    wins: int  # games it finished first, alone or tied with some but not all (a draw is not)
     by_role: dict  # role -> (mu, sigma, games)
 
     @property
@@ -246,7 +246,7 @@ class Table:
         out = [f"**{self.game}** v{self.version}, "
                + " ".join(f"{k}={v}" for k, v in self.params.items())
                + ". OpenSkill Plackett-Luce ratings, sorted by mu - 3 sigma.", "",
-               "| # | policy | mu - 3 sigma | mu | sigma | games | first | "
+               "| # | policy | mu - 3 sigma | mu | sigma | games | won | "
                + " | ".join(f"{r} mu ± sigma (games)" for r in role_names) + " |",
                "|---|---|---|---|---|---|---|" + "---|" * len(role_names)]
         for k, s in enumerate(self.standings, 1):
@@ -303,7 +303,7 @@ def rate(results: Results) -> Table:
         for (label, role), rank in zip(teams_of, ranks):
             games[label] = games.get(label, 0) + 1
             role_games[label, role] = role_games.get((label, role), 0) + 1
-            wins[label] = wins.get(label, 0) + (rank == 0)
+            wins[label] = wins.get(label, 0) + (rank == 0 and max(ranks) > 0)
         new = model.rate([[get(per_role, t)] for t in teams_of], ranks=ranks)
         for t, (rating,) in zip(teams_of, new):
             per_role[t] = rating
