@@ -1,6 +1,7 @@
-"""The hiddendeck command: train, match and benchmark agents on hidden-role card games, or play
-a seat yourself. Every subcommand that takes a game lists the games and their parameters in its
---help. Errors are one line, "hiddendeck: ...", with exit status 2."""
+"""The hiddendeck command: train, match, evaluate and benchmark agents on hidden-role card games,
+or play a seat yourself (demo, train, bench, play, eval, tournament, replay, report, beliefs,
+exploit). Every subcommand that takes a game lists the games and their parameters in its --help.
+Errors are one line, "hiddendeck: ...", with exit status 2."""
 
 from __future__ import annotations
 
@@ -197,6 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     from training.cli import register as register_train
 
     register_train(sub)
+
+    from .commands import register as register_evaluation
+
+    register_evaluation(sub)
 
     play = sub.add_parser(
         "play", help="play one seat yourself at the terminal",

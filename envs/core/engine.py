@@ -283,6 +283,32 @@ class VecEnv:
         )
         return self.rewards.copy(), self.terminated.copy(), self.truncated.copy()
 
+    def deal(self, slots, indices) -> None:
+        """Deal game ``indices[k]`` of this env's seed into slot ``slots[k]``: the same game as
+        slot 0 of ``make_vec(..., seed, first_index=indices[k])``, whatever the slot held. An
+        evaluation refills finished slots this way, so game ``i`` of a match is the same deal
+        whichever policies play it and however the games are spread over slots."""
+        slots = np.asarray(slots, np.int64).reshape(-1)
+        indices = np.asarray(indices, np.int64).reshape(-1)
+        if slots.shape != indices.shape:
+            raise ValueError(f"{slots.size} slots but {indices.size} game indices")
+        if slots.size and (slots.min() < 0 or slots.max() >= self.num_envs):
+            raise ValueError(f"slots must lie in [0, {self.num_envs}), got {slots}")
+        if np.unique(slots).size != slots.size:
+            raise ValueError(f"a slot appears twice in {slots}")
+        if indices.size and indices.min() < 0:
+            raise ValueError(f"game indices must be non-negative, got {indices}")
+        fresh = new_records(self.game, slots.size, self._seed, self.params)
+        fresh["rng_key"] = [game_key(self._seed, int(i)) for i in indices]
+        obs = np.zeros((slots.size, self.observation_size), np.float32)
+        mask = np.zeros((slots.size, self.num_actions), np.bool_)
+        seats = np.zeros(slots.size, np.int64)
+        self._k.reset_serial(fresh, obs, mask, seats, self._obs_offsets, self._layout)
+        self.records[slots] = fresh
+        self.observation[slots] = obs
+        self.action_mask[slots] = mask
+        self.current_seat[slots] = seats
+
     def set_records(self, records: np.ndarray) -> None:
         """Continue from saved records (a snapshot, or a scripted board in a rules test).
 

@@ -1,0 +1,235 @@
+"""``hiddendeck eval | tournament | replay | report``: the evaluation harness from the command line.
+
+``evaluation/cli.py`` owns the ``hiddendeck`` command and calls ``register(subparsers)``.
+A bad name, checkpoint or option raises ``ValueError`` (``CheckpointError`` is one) before any
+game is played or file written; the CLI prints it as one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import envs
+
+
+def _param(text: str) -> tuple[str, int]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    try:
+        return name, int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{name}: expected an integer, got {value!r}") from None
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _game_params(args) -> dict:
+    params = dict(args.param)
+    if args.players is not None:
+        params["num_players"] = args.players
+    return params
+
+
+def _team_names() -> list[str]:
+    """Every team name of every registered team game: each becomes an ``eval`` option."""
+    from .entrants import free_for_all
+
+    names: list[str] = []
+    for spec in envs.registry.values():
+        if not free_for_all(spec):
+            names += [t for t in spec.teams if t not in names]
+    return names
+
+
+def _common(p: argparse.ArgumentParser, games: int) -> None:
+    p.add_argument("game", choices=list(envs.registry))
+    p.add_argument("--games", type=_positive, default=games,
+                   help="paired deals per pairing (default %(default)s)")
+    p.add_argument("--players", type=int, default=None, help="seats at the table")
+    p.add_argument("--param", type=_param, action="append", default=[], metavar="NAME=VALUE",
+                   help="a game parameter, e.g. --param max_rounds=20 (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="the deals: game i is deal (seed, i)")
+    p.add_argument("--workers", type=_positive, default=None,
+                   help="local worker processes (default: one per CPU); results do not depend "
+                   "on it")
+    p.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help="play the batches on a Ray cluster ('local' starts one here); needs the "
+                   "[ray] extra")
+
+
+def cmd_eval(args) -> int:
+    from .crossplay import cross_play
+    from .entrants import split_list
+
+    lineups = {}
+    for team in _team_names():
+        given = getattr(args, f"team_{team}")
+        if given:
+            lineups[team] = [x for item in given for x in split_list(item)]
+    spec = envs.registry[args.game]
+    foreign = sorted(set(lineups) - set(spec.teams))
+    if foreign:
+        raise ValueError(f"{args.game} has no team(s) {foreign}; its teams are "
+                         f"{', '.join('--' + t for t in spec.teams)}")
+    result = cross_play(args.game, lineups, args.games, seed=args.seed, workers=args.workers,
+                        ray_address=args.ray, **_game_params(args))
+    if args.out:
+        written = result.write(args.out)
+        print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
+    print(json.dumps(result.as_dict()) if args.json else result.format_table())
+    return 0
+
+
+def cmd_tournament(args) -> int:
+    from .tournament import run_tournament
+
+    table = run_tournament(
+        args.game, args.policies, args.games, db=args.db, seed=args.seed, workers=args.workers,
+        ray_address=args.ray, progress=not args.json, **_game_params(args),
+    )
+    print(json.dumps(table.as_dict()) if args.json else table.format())
+    return 0
+
+
+def cmd_replay(args) -> int:
+    from .replay import replay
+
+    replay(args.file, args.game_number, seat=args.seat, pause=args.pause)
+    return 0
+
+
+def cmd_report(args) -> int:
+    from .report import write_report
+
+    path = write_report(args.path, out=args.out)
+    print(path)
+    return 0
+
+
+def cmd_beliefs(args) -> int:
+    from .beliefs import benchmark, format_result, write
+
+    result = benchmark(args.game, args.policy, args.games, against=args.against, seed=args.seed,
+                       team=args.team, **_game_params(args))
+    if args.out:
+        written = write(result, args.out)
+        print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)
+    print(json.dumps(result) if args.json else format_result(result))
+    return 0
+
+
+def cmd_exploit(args) -> int:
+    from .exploit import exploit, format_report
+
+    report = exploit(args.game, args.against, args.steps, games=args.games, seed=args.seed,
+                     out=args.out, workers=args.workers)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
+def register(subparsers) -> None:
+    """Add ``eval``, ``tournament``, ``replay``, ``report`` and ``beliefs`` to ``hiddendeck``."""
+    p = subparsers.add_parser(
+        "eval", help="cross-play matrix: every policy of one team against every other team's",
+        description="Cross-play: every combination of one policy per team plays the same "
+        "numbered deals. Policies: random, heuristic, other scripted bots, checkpoint paths "
+        "(.pt: each plays the team it was trained for), or LABEL@SOURCE; comma-separated. "
+        "Team options are the game's own team names (--crew/--menace, --crew/--impostor).",
+    )
+    _common(p, games=1000)
+    for team in _team_names():
+        p.add_argument(f"--{team}", dest=f"team_{team}", action="append", metavar="A,B",
+                       help=f"policies for team {team}")
+    p.add_argument("--json", action="store_true", help="print the matrix as one JSON object")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="write matrix.md, .csv, .json, .png and games.jsonl.gz (replays) here")
+    p.set_defaults(run=cmd_eval)
+
+    p = subparsers.add_parser(
+        "tournament", help="every policy in every role it can play; OpenSkill ratings",
+        description="Every policy plays every role it can against every other policy on the "
+        "same numbered deals; games are stored in a SQLite database keyed by game, version and "
+        "parameters, so a tournament resumes where it stopped and grows with new entrants; "
+        "ratings are OpenSkill (Plackett-Luce), per role and overall.",
+    )
+    _common(p, games=500)
+    p.add_argument("--policies", required=True, action="append", metavar="A,B,...",
+                   help="the entrants (names, checkpoints, LABEL@SOURCE)")
+    p.add_argument("--db", default="runs/results.sqlite", help="results database "
+                   "(default %(default)s)")
+    p.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
+    p.set_defaults(run=cmd_tournament)
+
+    p = subparsers.add_parser(
+        "replay", help="step through a recorded game, as one seat saw it or as the god view",
+        description="Replays game K of a games file (eval --out DIR writes DIR/games.jsonl.gz) "
+        "from its seed, deal and actions, and checks it ends as recorded.",
+    )
+    p.add_argument("file", help="a games.jsonl.gz file")
+    p.add_argument("--game", dest="game_number", type=int, default=0, metavar="K",
+                   help="which game of the file (0-based, default 0)")
+    view = p.add_mutually_exclusive_group()
+    view.add_argument("--seat", type=int, default=None, help="show only what this seat saw")
+    view.add_argument("--god", action="store_true", help="show everything (the default)")
+    p.add_argument("--pause", action="store_true", help="wait for Enter after each decision")
+    p.set_defaults(run=cmd_replay)
+
+    p = subparsers.add_parser(
+        "report", help="one Markdown page from an eval directory, a results database or a run",
+    )
+    p.add_argument("path", help="an eval --out directory, a .sqlite results file, or a run dir")
+    p.add_argument("--out", default=None, help="where to write (default: PATH/report.md, or "
+                   "next to the database)")
+    p.set_defaults(run=cmd_report)
+
+    p = subparsers.add_parser(
+        "beliefs", help="score a policy's beliefs about who is on the other side",
+        description="Plays GAMES games (POLICY in the roles it plays, AGAINST in the others) and "
+        "scores, on the decisions of POLICY's seats in the odd-numbered games, its "
+        "beliefs(observation) (if it has them), the base rate and a probe MLP trained on the "
+        "raw observations of the even-numbered games: log-loss, Brier, ECE, top-1, by round.",
+    )
+    p.add_argument("game", choices=list(envs.registry))
+    p.add_argument("--policy", required=True, help="the policy to score (name, checkpoint, "
+                   "LABEL@SOURCE)")
+    p.add_argument("--team", default=None, help="the team POLICY plays and is scored in "
+                   "(default: every team it can play)")
+    p.add_argument("--against", default="heuristic", help="the other teams' policy "
+                   "(default %(default)s)")
+    p.add_argument("--games", type=_positive, default=2000)
+    p.add_argument("--players", type=int, default=None, help="seats at the table")
+    p.add_argument("--param", type=_param, action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--out", metavar="DIR", default=None,
+                   help="write beliefs.json, beliefs.txt and calibration.png here")
+    p.set_defaults(run=cmd_beliefs)
+
+    p = subparsers.add_parser(
+        "exploit", help="train a fresh policy against a frozen checkpoint; report its gain",
+        description="Trains the other team(s) from scratch (PPO) against the frozen checkpoint "
+        "alone, then plays the exploiter and the frozen policy's self-play partner (the other "
+        "team's checkpoint beside it; else the heuristic) against it on held-out deals. The "
+        "win-rate gain is a lower bound on the frozen policy's exploitability. Stored in "
+        "OUT/exploit.json.",
+    )
+    p.add_argument("game", choices=list(envs.registry))
+    p.add_argument("--against", required=True, metavar="CHECKPOINT", help="the frozen policy")
+    p.add_argument("--steps", type=_positive, required=True, help="exploiter training decisions")
+    p.add_argument("--games", type=_positive, default=2000, help="held-out evaluation deals")
+    p.add_argument("--seed", type=int, default=0, help="the exploiter's training seed")
+    p.add_argument("--workers", type=_positive, default=None)
+    p.add_argument("--out", default="runs/exploit", help="the exploiter's run directory")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_exploit)

@@ -1,0 +1,423 @@
+"""Tournaments: every policy in every role it can play, rated by OpenSkill, stored in SQLite.
+
+Results live in one SQLite file (default ``runs/results.sqlite``) under a *context*: the game,
+its version and its resolved parameters (plus the observation fingerprint, so a game changed
+without a version bump is refused rather than mixed). A context's games are never mixed with
+another's: a new version starts a new table.
+
+A pairing is one policy per side (a team, or a seat in a free-for-all game); each pairing plays
+games ``0 .. N-1`` of the tournament seed, the same deals for every pairing. Games are stored a
+whole batch per transaction, so a tournament stopped at any moment resumes with the batches it
+lacks, and a run with a new entrant plays only the new pairings. Ratings are recomputed from
+every stored game of the context in a fixed order (game number, then pairing), so the table
+depends on the games stored, not on the runs that stored them.
+
+Ratings: OpenSkill's Plackett-Luce model, ``mu`` and ``sigma`` per policy in each role (a role's
+rating is earned against the other roles' ratings) and overall, where each side's team is the
+policy plus a pseudo-player for the role it plays, which soaks up the game's side advantage
+(crew and menace do not win equally often); a policy's games against itself move only those
+role pseudo-players. Leaderboards sort by ``mu - 3 sigma``.
+Free-for-all games rank the policies of a game by their seats' mean final reward.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import envs
+
+from .crossplay import BATCH_GAMES, SLOTS
+from .entrants import Entrant, free_for_all, resolve_all, roles, split_list
+from .harness import Batch, GameLog
+from .match import wilson_interval
+from .runner import run_batches
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS contexts (
+    id INTEGER PRIMARY KEY, game TEXT NOT NULL, version INTEGER NOT NULL,
+    params TEXT NOT NULL, observation_fingerprint TEXT NOT NULL,
+    batch_games INTEGER NOT NULL, slots INTEGER NOT NULL,
+    UNIQUE (game, version, params));
+CREATE TABLE IF NOT EXISTS entrants (
+    context INTEGER NOT NULL REFERENCES contexts(id), label TEXT NOT NULL,
+    source TEXT NOT NULL, identity TEXT NOT NULL, roles TEXT NOT NULL,
+    PRIMARY KEY (context, label));
+CREATE TABLE IF NOT EXISTS pairings (
+    id INTEGER PRIMARY KEY, context INTEGER NOT NULL REFERENCES contexts(id),
+    sides TEXT NOT NULL, seed INTEGER NOT NULL, UNIQUE (context, sides, seed));
+CREATE TABLE IF NOT EXISTS games (
+    pairing INTEGER NOT NULL REFERENCES pairings(id), idx INTEGER NOT NULL,
+    winner INTEGER NOT NULL, truncated INTEGER NOT NULL, length INTEGER NOT NULL,
+    rewards TEXT NOT NULL, deal TEXT NOT NULL, actions BLOB,
+    PRIMARY KEY (pairing, idx));
+"""
+
+
+def schedule(entrants: list[Entrant], spec, num_players: int) -> list[tuple[Entrant, ...]]:
+    """Every pairing: each ordered choice of policies, one per team, each able to play its
+    team, a policy against itself included: without those games, with two entrants, each
+    entrant's crew and the other's menace would form a world of their own, and the two roles'
+    ratings could not be compared. Free-for-all: every ordered pair (a, b) of different
+    policies, a on the even seats, b on the odd."""
+    if free_for_all(spec):
+        return [tuple(a if s % 2 == 0 else b for s in range(num_players))
+                for a, b in itertools.permutations(entrants, 2)]
+    return [
+        sides for sides in itertools.product(entrants, repeat=len(spec.teams))
+        if all(team in e.roles for team, e in zip(spec.teams, sides))
+    ]
+
+
+class Results:
+    """The results database of one context."""
+
+    def __init__(self, path: str | Path, spec, params: dict, create: bool = True,
+                 batch_games: int = BATCH_GAMES, slots: int = SLOTS):
+        """``batch_games`` and ``slots`` apply to a new context; an existing one keeps its own,
+        since they are part of what fixes its games."""
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise ValueError(f"{self.path}: no results database")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(self.path)
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as e:
+            raise ValueError(f"{self.path}: not a hiddendeck results database ({e})") from None
+        self.spec = spec
+        self.params = params
+        key = (spec.name, spec.version, json.dumps(params, sort_keys=True))
+        fingerprint = spec.observation_layout(params).fingerprint()
+        row = self.db.execute(
+            "SELECT id, observation_fingerprint, batch_games, slots FROM contexts "
+            "WHERE game=? AND version=? AND params=?", key).fetchone()
+        if row is None:
+            with self.db:
+                cur = self.db.execute(
+                    "INSERT INTO contexts (game, version, params, observation_fingerprint, "
+                    "batch_games, slots) VALUES (?, ?, ?, ?, ?, ?)",
+                    (*key, fingerprint, batch_games, slots))
+            row = (cur.lastrowid, fingerprint, batch_games, slots)
+        if row[1] != fingerprint:
+            raise ValueError(
+                f"{self.path}: {spec.name} v{spec.version} results were stored with observation "
+                f"fingerprint {row[1]}, the game now has {fingerprint}: the game changed "
+                f"without a version bump; use another --db"
+            )
+        self.context, _, self.batch_games, self.slots = row
+
+    def close(self) -> None:
+        self.db.close()
+
+    def register(self, entrants: list[Entrant]) -> None:
+        """Add new entrants; refuse a label that already means another policy here."""
+        for e in entrants:
+            row = self.db.execute("SELECT source, identity FROM entrants WHERE context=? AND "
+                                  "label=?", (self.context, e.label)).fetchone()
+            if row is not None and row[1] != e.identity:
+                raise ValueError(
+                    f"label {e.label!r} already names {row[0]} ({row[1][:20]}...) in "
+                    f"{self.path}; give {e.source} another label (LABEL@SOURCE)"
+                )
+        with self.db:
+            self.db.executemany(
+                "INSERT OR IGNORE INTO entrants VALUES (?, ?, ?, ?, ?)",
+                [(self.context, e.label, e.source, e.identity, json.dumps(e.roles))
+                 for e in entrants])
+
+    def pairing_id(self, sides: tuple[str, ...], seed: int) -> int:
+        text = json.dumps(list(sides))
+        with self.db:
+            self.db.execute("INSERT OR IGNORE INTO pairings (context, sides, seed) VALUES "
+                            "(?, ?, ?)", (self.context, text, seed))
+        return self.db.execute("SELECT id FROM pairings WHERE context=? AND sides=? AND seed=?",
+                               (self.context, text, seed)).fetchone()[0]
+
+    def stored(self, pairing: int) -> set[int]:
+        return {r[0] for r in self.db.execute("SELECT idx FROM games WHERE pairing=?",
+                                              (pairing,))}
+
+    def store_batch(self, pairing: int, log: GameLog) -> None:
+        """One batch's games in one transaction: all of them or none."""
+        rows = [
+            (pairing, int(log.index[g]), int(log.winner[g]), int(log.truncated[g]),
+             int(log.length[g]), json.dumps(log.rewards[g].tolist()),
+             json.dumps(log.deal[g].tolist()),
+             log.game_actions(g).astype("<i2").tobytes())
+            for g in range(len(log))
+        ]
+        with self.db:
+            self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def games(self):
+        """Every stored game of the context: (sides, winner, rewards), in rating order."""
+        return self.db.execute(
+            "SELECT p.sides, g.winner, g.rewards FROM games g JOIN pairings p "
+            "ON g.pairing = p.id WHERE p.context = ? ORDER BY g.idx, p.sides, p.seed",
+            (self.context,)).fetchall()
+
+    def entrant_labels(self) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT label FROM entrants WHERE context=? ORDER BY label", (self.context,))]
+
+
+def missing_batches(results: Results, pairing: int, sides, seed: int, games: int) -> list[Batch]:
+    """The batches of games ``0 .. games-1`` not stored yet, cut at multiples of the context's
+    batch size as in a run straight through."""
+    have = results.stored(pairing)
+    out = []
+    bg = results.batch_games
+    for block in range(0, games, bg):
+        stop = min(games, block + bg)
+        start = block
+        while start < stop and start in have:
+            start += 1
+        if start < stop:
+            out.append(Batch(results.spec.name, results.params, tuple(sides), seed, start, stop,
+                             results.slots, pairing))
+    return out
+
+
+@dataclass
+class Standing:
+    label: str
+    mu: float
+    sigma: float
+    games: int
+    wins: int  # games it finished first, alone or tied with some but not all (a draw is not)
+    by_role: dict  # role -> (mu, sigma, games)
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass
+class Table:
+    game: str
+    version: int
+    params: dict
+    db: str
+    standings: list[Standing]
+    role_advantage: dict  # role -> mu of its pseudo-player
+    pairings: list[dict]
+
+    def as_dict(self) -> dict:
+        return {
+            "game": self.game, "version": self.version, "params": self.params, "db": self.db,
+            "leaderboard": [
+                {"policy": s.label, "mu": s.mu, "sigma": s.sigma, "ordinal": s.ordinal,
+                 "games": s.games, "wins": s.wins,
+                 "roles": {r: {"mu": m, "sigma": sg, "games": n}
+                           for r, (m, sg, n) in s.by_role.items()}}
+                for s in self.standings
+            ],
+            "role_advantage": self.role_advantage,
+            "pairings": self.pairings,
+        }
+
+    def format(self) -> str:
+        role_names = sorted({r for s in self.standings for r in s.by_role})
+        head = (f"{'#':>2} {'policy':<16} {'mu - 3 sigma':>12} {'mu':>7} {'sigma':>6} "
+                f"{'games':>7} {'won':>6}" + "".join(f" {r + ' mu±sigma':>18}" for r in role_names))
+        lines = [f"{self.game} v{self.version} "
+                 + " ".join(f"{k}={v}" for k, v in self.params.items())
+                 + f"  (OpenSkill Plackett-Luce; {self.db})", head, "-" * len(head)]
+        for k, s in enumerate(self.standings, 1):
+            roles_text = "".join(
+                f" {f'{s.by_role[r][0]:.1f}±{s.by_role[r][1]:.1f} ({s.by_role[r][2]})':>18}"
+                if r in s.by_role else f" {'-':>18}" for r in role_names)
+            lines.append(f"{k:>2} {s.label:<16} {s.ordinal:>12.2f} {s.mu:>7.2f} {s.sigma:>6.2f} "
+                         f"{s.games:>7} {s.wins / max(1, s.games):>6.1%}" + roles_text)
+        if self.role_advantage:
+            lines.append("role advantage (mu of each role's pseudo-player): " + ", ".join(
+                f"{r} {m:.2f}" for r, m in self.role_advantage.items()))
+        return "\n".join(lines)
+
+    def markdown(self) -> str:
+        role_names = sorted({r for s in self.standings for r in s.by_role})
+        out = [f"**{self.game}** v{self.version}, "
+               + " ".join(f"{k}={v}" for k, v in self.params.items())
+               + ". OpenSkill Plackett-Luce ratings, sorted by mu - 3 sigma.", "",
+               "| # | policy | mu - 3 sigma | mu | sigma | games | won | "
+               + " | ".join(f"{r} mu ± sigma (games)" for r in role_names) + " |",
+               "|---|---|---|---|---|---|---|" + "---|" * len(role_names)]
+        for k, s in enumerate(self.standings, 1):
+            cells = [f"{s.by_role[r][0]:.2f} ± {s.by_role[r][1]:.2f} ({s.by_role[r][2]})"
+                     if r in s.by_role else "-" for r in role_names]
+            out.append(f"| {k} | {s.label} | {s.ordinal:.2f} | {s.mu:.2f} | {s.sigma:.2f} | "
+                       f"{s.games} | {s.wins / max(1, s.games):.1%} | " + " | ".join(cells) + " |")
+        out += ["", "| pairing | games | side 1 first | 95% interval | draws |",
+                "|---|---|---|---|---|"]
+        for p in self.pairings:
+            lo, hi = p["interval95"]
+            out.append(f"| {' vs '.join(f'{r}={s}' for r, s in p['sides'])} | {p['games']} | "
+                       f"{p['first_rate']:.3f} | [{lo:.3f}, {hi:.3f}] | {p['draws']} |")
+        return "\n".join(out) + "\n"
+
+
+def rate(results: Results) -> Table:
+    """The leaderboard from every game stored in the context, in a fixed order."""
+    from openskill.models import PlackettLuce
+
+    spec, params = results.spec, results.params
+    ffa = free_for_all(spec)
+    side_roles = (["player"] * params["num_players"]) if ffa else list(spec.teams)
+    model = PlackettLuce()
+    overall: dict[str, object] = {}
+    per_role: dict[tuple[str, str], object] = {}
+    advantage: dict[str, object] = {}
+    games: dict[str, int] = {}
+    role_games: dict[tuple[str, str], int] = {}
+    wins: dict[str, int] = {}
+    pairs: dict[tuple, list[int]] = {}  # sides -> [games, side-0 first, draws]
+
+    def get(table, key):
+        if key not in table:
+            table[key] = model.rating()
+        return table[key]
+
+    for sides_text, winner, rewards_text in results.games():
+        sides = tuple(json.loads(sides_text))
+        if ffa:
+            rewards = np.asarray(json.loads(rewards_text))
+            labels = sorted(set(sides))
+            score = [float(np.mean([rewards[s] for s in range(len(sides)) if sides[s] == lab]))
+                     for lab in labels]
+            ranks = [sum(o > sc for o in score) for sc in score]
+            teams_of = [(lab, "player") for lab in labels]
+        else:
+            ranks = [0 if winner < 0 or k == winner else 1 for k in range(len(sides))]
+            teams_of = list(zip(sides, side_roles))
+        stat = pairs.setdefault(sides, [0, 0, 0])
+        stat[0] += 1
+        stat[1] += ranks[0] == 0 and sum(r == 0 for r in ranks) == 1
+        stat[2] += all(r == 0 for r in ranks)
+        for (label, role), rank in zip(teams_of, ranks):
+            games[label] = games.get(label, 0) + 1
+            role_games[label, role] = role_games.get((label, role), 0) + 1
+            wins[label] = wins.get(label, 0) + (rank == 0 and max(ranks) > 0)
+        new = model.rate([[get(per_role, t)] for t in teams_of], ranks=ranks)
+        for t, (rating,) in zip(teams_of, new):
+            per_role[t] = rating
+        if ffa:
+            new = model.rate([[get(overall, lab)] for lab, _ in teams_of], ranks=ranks)
+            for (lab, _), (rating,) in zip(teams_of, new):
+                overall[lab] = rating
+        elif len(set(sides)) < len(sides):  # a policy against itself: only the roles differ
+            new = model.rate([[get(advantage, role)] for _, role in teams_of], ranks=ranks)
+            for (_, role), (side,) in zip(teams_of, new):
+                advantage[role] = side
+            for label in set(sides):
+                get(overall, label)
+        else:
+            new = model.rate([[get(overall, lab), get(advantage, role)] for lab, role in teams_of],
+                             ranks=ranks)
+            for (lab, role), (player, side) in zip(teams_of, new):
+                overall[lab], advantage[role] = player, side
+    standings = [
+        Standing(label, r.mu, r.sigma, games[label], wins[label],
+                 {role: (per_role[label, role].mu, per_role[label, role].sigma,
+                         role_games[label, role])
+                  for role in (["player"] if ffa else spec.teams) if (label, role) in per_role})
+        for label, r in overall.items()
+    ]
+    standings.sort(key=lambda s: (-s.ordinal, s.label))
+    pairing_rows = []
+    for sides, (n, first, draws) in sorted(pairs.items()):
+        named = list(zip(side_roles if not ffa else [f"seat{s}" for s in range(len(sides))],
+                         sides))
+        pairing_rows.append({"sides": named, "games": n, "first_rate": first / n,
+                             "interval95": list(wilson_interval(first, n)), "draws": draws})
+    return Table(spec.name, spec.version, params, str(results.path), standings,
+                 {role: r.mu for role, r in sorted(advantage.items())}, pairing_rows)
+
+
+def run_tournament(
+    game: str,
+    policies: list[str],
+    games: int,
+    db: str | Path = "runs/results.sqlite",
+    seed: int = 0,
+    workers: int | None = None,
+    ray_address: str | None = None,
+    progress: bool = False,
+    batch_games: int = BATCH_GAMES,
+    slots: int = SLOTS,
+    **params,
+) -> Table:
+    """Play the pairings' missing games, store them, and rate everything stored."""
+    spec = envs.registry[game]
+    params = spec.resolve(**params)
+    if not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    texts = [x for item in ([policies] if isinstance(policies, str) else policies)
+             for x in split_list(item)]
+    entrants = resolve_all(texts, spec, params)
+    if len(entrants) < 2:
+        raise ValueError(f"a tournament needs at least two policies, got {texts}")
+    for e in entrants:
+        if not set(e.roles) & set(roles(spec)):
+            raise ValueError(f"{e.label} plays no role of {game}")
+    pairings = schedule(entrants, spec, params["num_players"])
+    if not pairings:
+        raise ValueError(f"no pairing possible: no two of {[e.label for e in entrants]} can "
+                         f"play {game}'s teams {list(spec.teams)} against each other")
+    results = Results(db, spec, params, batch_games=batch_games, slots=slots)
+    try:
+        results.register(entrants)
+        batches = []
+        for sides in pairings:
+            pid = results.pairing_id(tuple(e.label for e in sides), seed)
+            batches += missing_batches(results, pid, sides, seed, games)
+        total = len(batches)
+
+        done = [0]
+
+        def store(batch: Batch, log: GameLog) -> None:
+            results.store_batch(batch.tag, log)
+            done[0] += 1
+            if progress:
+                print(f"\r{done[0]}/{total} batches", end="", file=sys.stderr, flush=True)
+
+        run_batches(batches, workers=workers, ray_address=ray_address, on_done=store)
+        if progress and total:
+            print(file=sys.stderr)
+        return rate(results)
+    finally:
+        results.close()
+
+
+def open_table(db: str | Path) -> list[Table]:
+    """Every context's leaderboard in a results database (for ``hiddendeck report``)."""
+    path = Path(db)
+    if not path.is_file():
+        raise ValueError(f"{path}: no results database")
+    con = sqlite3.connect(path)
+    try:
+        contexts = con.execute("SELECT game, version, params FROM contexts ORDER BY id").fetchall()
+    except sqlite3.DatabaseError as e:
+        raise ValueError(f"{path}: not a hiddendeck results database ({e})") from None
+    finally:
+        con.close()
+    tables = []
+    for game, version, params_text in contexts:
+        # results of a game no longer registered, or of an older version, stay in the file
+        # but cannot be rated against today's game
+        if game not in envs.registry or envs.registry[game].version != version:
+            continue
+        spec = envs.registry[game]
+        results = Results(path, spec, spec.resolve(**json.loads(params_text)), create=False)
+        try:
+            if results.games():
+                tables.append(rate(results))
+        finally:
+            results.close()
+    return tables

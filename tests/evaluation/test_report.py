@@ -1,0 +1,39 @@
+"""hiddendeck report: one page from eval results, a results database and training logs."""
+
+from torch.utils.tensorboard import SummaryWriter
+
+from evaluation.beliefs import benchmark, write
+from evaluation.cli import main
+from evaluation.crossplay import cross_play
+from evaluation.tournament import run_tournament
+
+
+def test_one_page_holds_the_matrix_the_leaderboard_and_the_learning_curves(tmp_path, capsys):
+    run = tmp_path / "run"
+    writer = SummaryWriter(str(run / "tb"))
+    for step in range(5):
+        writer.add_scalar("charts/win_rate/crew", 0.1 * step, step * 100)
+        writer.add_scalar("charts/game_length", 50 + step, step * 100)
+    writer.close()
+    cross_play("amongus", {"crew": ["random"], "impostor": ["heuristic", "random"]}, 20,
+               workers=1, num_players=4).write(run / "eval")
+    run_tournament("amongus", ["random", "heuristic"], 16, db=run / "results.sqlite", workers=1,
+                   batch_games=8, num_players=4)
+    write(benchmark("amongus", "heuristic", 20, probe_steps=50, num_players=4), run / "beliefs")
+    assert main(["report", str(run)]) == 0
+    page = run / "report.md"
+    assert capsys.readouterr().out.strip() == str(page)
+    text = page.read_text()
+    for heading in ("## Learning curves", "## Cross-play: amongus", "## Tournament: amongus",
+                    "## Beliefs: amongus"):
+        assert heading in text
+    for image in ("learning_curves.png", "eval/matrix.png", "ratings_amongus_0.png",
+                  "beliefs/calibration.png"):
+        assert f"]({image})" in text
+        assert (run / image).read_bytes()[:4] == b"\x89PNG"
+
+
+def test_nothing_to_report_is_one_clear_error(tmp_path, capsys):
+    assert main(["report", str(tmp_path)]) == 2
+    assert "no eval results" in capsys.readouterr().err
+    assert not (tmp_path / "report.md").exists()

@@ -1,0 +1,38 @@
+"""Results do not depend on who plays the batches: this process, two workers, or Ray."""
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+from evaluation.crossplay import cross_play
+
+FIELDS = ("index", "winner", "length", "rewards", "deal", "actions")
+
+
+def matrix(workers=None, ray=None, crew=None):
+    return cross_play("amongus", {"crew": [crew, "heuristic"], "impostor": ["random"]}, 96,
+                      seed=5, workers=workers, ray_address=ray, batch_games=32, slots=16,
+                      num_players=4)
+
+
+def assert_same(a, b):
+    assert a.as_dict() == b.as_dict()
+    for x, y in zip(a.cells, b.cells):
+        for field in FIELDS:
+            assert np.array_equal(getattr(x.log, field), getattr(y.log, field)), field
+
+
+@pytest.fixture
+def crew(checkpoint):
+    return "net@" + checkpoint("amongus", "crew", num_players=4)  # a sampling neural policy
+
+
+def test_one_worker_and_two_workers_give_identical_results(crew):
+    assert_same(matrix(workers=1, crew=crew), matrix(workers=2, crew=crew))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None,
+                    reason="Ray is an optional extra (pip install 'hiddendeck[ray]')")
+def test_a_local_ray_instance_gives_identical_results(crew):
+    assert_same(matrix(workers=1, crew=crew), matrix(ray="local", crew=crew))
