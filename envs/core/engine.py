@@ -304,10 +304,11 @@ class VecEnv:
         mask = np.zeros((slots.size, self.num_actions), np.bool_)
         seats = np.zeros(slots.size, np.int64)
         self._k.reset_serial(fresh, obs, mask, seats, self._obs_offsets, self._layout)
-        self.records[slots] = fresh
-        self.observation[slots] = obs
-        self.action_mask[slots] = mask
-        self.current_seat[slots] = seats
+        with self._lock:
+            self.records[slots] = fresh
+            self.observation[slots] = obs
+            self.action_mask[slots] = mask
+            self.current_seat[slots] = seats
 
     def set_records(self, records: np.ndarray) -> None:
         """Continue from saved records (a snapshot, or a scripted board in a rules test).
