@@ -4,7 +4,7 @@ they must lie at the table; counts stay within what the deal and ``max_rounds`` 
 
 from ..core.limits import FLAG, SEAT, SEAT_OR_NONE, Range, last_seat
 from .cards import TASKS_PER_COLOUR
-from .rules import NUM_PHASES
+from .rules import AFTER_CLEAR, NUM_PHASES
 
 
 def _rounds(params: dict) -> int:
@@ -40,4 +40,8 @@ LIMITS = {
     "trades": PER_ROUND,
     "trades_started": PER_ROUND,
     "deck": Range(0, last_seat, "the colour of a task card being dealt"),
+    "window": Range(0, AFTER_CLEAR, "no window, after a wrong vote, after a clear"),
+    "window_index": Range(0, lambda p: p["num_players"] - 1, "seats the window has passed"),
+    "vote_target": SEAT_OR_NONE,
+    "look_target": SEAT_OR_NONE,
 }

@@ -16,11 +16,16 @@ from .rules import (
     MAX_WOUNDS,
     PAST_COL_BALLOT,
     PAST_COL_CALLER,
+    PAST_COL_CARDS,
+    PAST_COL_ENERGY,
     PAST_COL_EXILED,
     PAST_COL_HELD,
     PAST_COL_KILLED,
+    PAST_COL_OXYGEN,
     PAST_COL_PLAYED,
     PAST_COL_REVEALED,
+    PAST_COL_TARGET,
+    PAST_COL_USED,
     PAST_WIDTH,
     POOL,
 )
@@ -46,6 +51,11 @@ def _past(params: dict, bound: int) -> np.ndarray:
     for col in (PAST_COL_EXILED, PAST_COL_KILLED):  # one bit per seat, seat 7 the sign bit
         low[col], high[col] = -128, 127
     high[PAST_COL_HELD] = 1
+    high[PAST_COL_CARDS:PAST_COL_USED] = POOL
+    high[PAST_COL_USED:PAST_COL_TARGET] = 1
+    low[PAST_COL_TARGET:PAST_COL_OXYGEN], high[PAST_COL_TARGET:PAST_COL_OXYGEN] = -1, n - 1
+    high[PAST_COL_OXYGEN] = params["oxygen_max"]
+    high[PAST_COL_ENERGY] = ENERGY_GOAL
     return high if bound else low
 
 
@@ -59,6 +69,7 @@ LIMITS = {
     "round": Range(0, lambda p: p["max_rounds"], "a round up to max_rounds (0: picking)"),
     "mission_leader": SEAT,
     "round_leader": SEAT,
+    "leader_passed": FLAG,
     "turn_pos": SEAT_OR_PAST,
     "oxygen": Range(0, lambda p: p["oxygen_max"], "the Oxygen track"),
     "energy": Range(0, ENERGY_GOAL, "the Energy track"),
@@ -67,6 +78,7 @@ LIMITS = {
     "character": Range(-1, c.N_CHARACTERS - 1, "a character, or -1 before the pick"),
     "offer": FLAG,
     "pick_pos": SEAT_OR_PAST,
+    "picks_shown": SEAT_OR_PAST,
     "alive": FLAG,
     "exiled": FLAG,
     "revealed": FLAG,
@@ -111,6 +123,8 @@ LIMITS = {
     "ab_stage": Range(0, 2, "paying, targeting or follow-up"),
     "ab_discards_left": Range(0, int(ABILITY_DISCARDS.max()), "discards still owed"),
     "ab_target": SEAT_OR_NONE,
+    "ab_slot": Range(0, 1, "which of the character's two Above Deck Actions"),
+    "ability_target": SEAT_OR_NONE,
     "ab_follow_up": Range(-1, N_DECISIONS - 1, "a kind of decision, or -1"),
     "ab_follow_up_seat": SEAT_OR_NONE,
     "delegated": SEAT_OR_NONE,
