@@ -21,17 +21,17 @@ from envs.core.jit import kernel, njit
 from envs.menace import actions as A
 from envs.menace import cards as c
 from envs.menace import rules as R
-from envs.menace.observe import (
-    CHARACTER_OFFER,
-    COWARD_SIDE,
-    DECISION,
-    MISSION_LEADER,
-    OWN_AGENDA,
-)
+from envs.menace.observe import CHARACTER_OFFER, DECISION, MISSION_LEADER, OWN_AGENDA
 from envs.menace.spec import N_DECISIONS
-from envs.menace.tables import ABILITY_OXYGEN, AGENDA_SIDE, CHARACTER_ABILITIES, CHARACTER_DECK
+from envs.menace.tables import ABILITY_OXYGEN, CHARACTER_ABILITIES, CHARACTER_DECK
 
-from .menace_heuristic import MENACE_VALUE, decide, oxygen_ability, pick_character
+from .menace_heuristic import (
+    MENACE_VALUE,
+    decide,
+    on_menace_side,
+    oxygen_ability,
+    pick_character,
+)
 from .policy import ScriptedPolicy
 
 DRAIN, SABOTEUR, WOUNDER = 0, 1, 2  # the scripts' styles
@@ -62,7 +62,7 @@ def dearest_character(obs, off):
 
 
 @kernel
-def wound_at_once(obs, off, mask, n):
+def wound_at_once(obs, off, mask):
     """Backstab unless the observer holds the Mission Leader token (the first Backstab wounds
     the Mission Leader), else Brawl; -1 if neither is legal."""
     if mask[A.PLAY + c.BACKSTAB] and obs[off[MISSION_LEADER]] < 0.5:
@@ -74,10 +74,9 @@ def wound_at_once(obs, off, mask, n):
 
 @kernel
 def drain_decide(obs, mask, off, n, style):
+    """The script's pick and turn on the Menace's side; the heuristic's choice otherwise."""
     agenda = np.argmax(obs[off[OWN_AGENDA] : off[OWN_AGENDA] + c.N_AGENDAS])
-    menace = AGENDA_SIDE[agenda] == c.MENACE
-    if agenda == c.THE_COWARD:
-        menace = obs[off[COWARD_SIDE] + 1] > 0.5
+    menace = on_menace_side(obs, off, agenda)
     decision = np.argmax(obs[off[DECISION] : off[DECISION] + N_DECISIONS])
     if menace and decision == R.PICK_CHARACTER:
         choice = dearest_character(obs, off) if style == DRAIN else pick_character(obs, off, True)
@@ -89,7 +88,7 @@ def drain_decide(obs, mask, off, n, style):
             if choice >= 0:
                 return choice
         if style == WOUNDER:
-            choice = wound_at_once(obs, off, mask, n)
+            choice = wound_at_once(obs, off, mask)
             if choice >= 0:
                 return choice
         for i in range(AT_ONCE.shape[0]):

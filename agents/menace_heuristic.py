@@ -441,13 +441,19 @@ def menace_turn(obs, off, mask, oxygen, energy, n):
 
 
 @kernel
+def on_menace_side(obs, off, agenda):
+    """Whether the observer plays for the Menace now (the Coward: the side it is on now)."""
+    if agenda == c.THE_COWARD:
+        return obs[off[COWARD_SIDE] + 1] > 0.5
+    return AGENDA_SIDE[agenda] == c.MENACE
+
+
+@kernel
 def decide(obs, mask, off, n):
     """One action for the pending decision of the observing seat; legal by construction (a
     choice the mask forbids falls back to the first legal action)."""
     agenda = np.argmax(obs[off[OWN_AGENDA] : off[OWN_AGENDA] + c.N_AGENDAS])
-    menace = AGENDA_SIDE[agenda] == c.MENACE
-    if agenda == c.THE_COWARD:
-        menace = obs[off[COWARD_SIDE] + 1] > 0.5
+    menace = on_menace_side(obs, off, agenda)
     decision = np.argmax(obs[off[DECISION] : off[DECISION] + N_DECISIONS])
     oxygen = count(obs[off[OXYGEN]] * 20.0)
     energy = count(obs[off[ENERGY]] * 20.0)
