@@ -27,8 +27,8 @@ CREW_AGENDAS = (c.THE_VENGEANT, c.THE_RESOLUTE, c.THE_WITNESS, c.THE_IDEALIST)
 
 def choice(policy_class, states):
     """What the policy chooses at the record's pending decision, by name."""
-    n = int(states[0]["num_players"])
-    vec = envs.make_vec("menace", 1, num_players=n)
+    params = {p.name: int(states[0][p.name]) for p in SPEC.params}  # the table's, as dealt
+    vec = envs.make_vec("menace", 1, **params)
     vec.set_records(states)
     policy = policy_class(vec.spec, vec.params)
     return ACTION_NAMES[int(policy.act(vec.observation, vec.action_mask)[0])]
