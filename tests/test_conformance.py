@@ -189,6 +189,7 @@ def test_random_games_keep_the_engine_contract(name, params):
 REDEALS = {
     "menace": "tests.menace.hidden",
     "amongus": "tests.amongus.test_properties",
+    "maniacal": "tests.maniacal.test_properties",
 }
 TABLES = [(g, n) for g in GAMES for n in range(envs.registry[g].min_players,
                                                envs.registry[g].max_players + 1)]
