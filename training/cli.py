@@ -131,6 +131,11 @@ def register(subparsers) -> argparse.ArgumentParser:
                    "does (default %(default)s; none: start from scratch)")
     p.add_argument("--imitation-steps", type=int, default=d.imitation_steps,
                    help="decisions played for the warm start (default %(default)s)")
+    p.add_argument("--teacher-coef", type=_non_negative, default=d.teacher_coef,
+                   help="weight of the cross-entropy to the imitated player's choices in the "
+                   "learner's own positions, decaying to 0 (default %(default)s; 0: off)")
+    p.add_argument("--teacher-until", type=_positive, default=d.teacher_until,
+                   help="share of the budget after which that term is gone (default %(default)s)")
     p.add_argument("--critic-warmup", type=_count, default=d.critic_warmup,
                    help="updates after the warm start that train the critic only "
                    "(default %(default)s)")
@@ -178,6 +183,8 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         fixed_teams=dict(ns.fixed),
         imitate=ns.imitate,
         imitation_steps=ns.imitation_steps,
+        teacher_coef=ns.teacher_coef,
+        teacher_until=ns.teacher_until,
         critic_warmup=ns.critic_warmup,
         eval_every=ns.eval_every,
         eval_games=ns.eval_games,

@@ -35,7 +35,8 @@ def record_decisions(
     previous = last[games, seat]
     linked = previous >= 0
     prev_rows = previous[linked]
-    cut = (group[prev_rows] != group[new_row[linked]]) | (learn[prev_rows] != learn[new_row[linked]])
+    now = new_row[linked]
+    cut = (group[prev_rows] != group[now]) | (learn[prev_rows] != learn[now])
     done[prev_rows[cut]] = True
     last[games, seat] = new_row
     decided[games, seat] = True
@@ -57,15 +58,16 @@ def credit_rewards(
     decided in this game but have no row to take it (a bookkeeping bug: must stay 0);
     ``undecided`` is paid to seats that never decided in the game (no choice of theirs to credit).
     """
-    paid = rewards != 0
-    to_row = paid & (last >= 0)
-    reward_buf[last[to_row]] += rewards[to_row]  # (game, seat) pairs own distinct rows
-    missed = paid & ~to_row
-    lost = float(np.abs(rewards[missed & decided]).sum())
-    undecided = float(np.abs(rewards[missed & ~decided]).sum())
+    b, p = np.nonzero(rewards)  # few: rewards come at game ends
+    r, rows = rewards[b, p], last[b, p]
+    to_row = rows >= 0
+    reward_buf[rows[to_row]] += r[to_row]  # (game, seat) pairs own distinct rows
+    missed_decided = ~to_row & decided[b, p]
+    lost = float(np.abs(r[missed_decided]).sum())
+    undecided = float(np.abs(r[~to_row & ~missed_decided]).sum())
     if ended.any():
         ending = last[ended]
         done[ending[ending >= 0]] = True
         last[ended] = -1
         decided[ended] = False
-    return float(np.abs(rewards[to_row]).sum()), lost, undecided
+    return float(np.abs(r[to_row]).sum()), lost, undecided

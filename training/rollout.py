@@ -39,6 +39,7 @@ class Rollout:
         self.state = torch.zeros((S, B, state_size)) if state_size else None
         self.memory_in = torch.zeros((S, B, memory)) if memory else None
         self.actions = torch.zeros((S, B), dtype=torch.int64)
+        self.teacher = torch.zeros((S, B), dtype=torch.int64)  # the teacher's choice, if any
         self.logp = torch.full((S, B), float("nan"))
         self.values = torch.full((S, B), float("nan"))
         self.advantages = torch.full((S, B), float("nan"))
@@ -55,7 +56,8 @@ class Rollout:
     def tensors(self) -> dict[str, torch.Tensor]:
         """What the update reads, flat ``[S * B, ...]``."""
         out = {"obs": self.obs, "mask": self.mask, "actions": self.actions, "logp": self.logp,
-               "values": self.values, "advantages": self.advantages, "returns": self.returns}
+               "values": self.values, "advantages": self.advantages, "returns": self.returns,
+               "teacher": self.teacher}
         if self.state is not None:
             out["state"] = self.state
         if self.memory_in is not None:
@@ -63,32 +65,38 @@ class Rollout:
         return {k: v.flatten(0, 1) for k, v in out.items()}
 
     def _flat_fields(self):
-        tensors = [self.obs, self.mask, self.actions, self.logp, self.values, self.state,
-                   self.memory_in]
+        tensors = [self.obs, self.mask, self.actions, self.teacher, self.logp, self.values,
+                   self.state, self.memory_in]
         arrays = [self.rewards, self.done, self.seat, self.group, self.learn, self.episode]
         return ([t.flatten(0, 1) for t in tensors if t is not None],
                 [a.reshape(-1) for a in arrays])
 
     def carry(self, last: np.ndarray) -> int:
         """Move each seat's pending transition (``last [B, P] >= 0``) into its carry slot and
-        point ``last`` there; clear the step slots. Returns how many were carried."""
+        point ``last`` there; clear the step slots. Returns how many were carried.
+
+        A league member's pending row keeps only its bookkeeping (seat, team, episode: enough to
+        cut its chain and take its reward); it is never trained, so its inputs are not copied."""
         B, P = self.B, self.P
         pending = last >= 0
         source = last[pending]
         b, p = np.nonzero(pending)
         target = p * B + b
         tensors, arrays = self._flat_fields()
-        src_t, dst_t = torch.from_numpy(source), torch.from_numpy(target)
-        for x in tensors:
-            x[dst_t] = x[src_t]
         for x in arrays:
             x[target] = x[source]
+        learner = self.learn.reshape(-1)[target]
+        src_t, dst_t = torch.from_numpy(source[learner]), torch.from_numpy(target[learner])
+        for x in tensors:
+            x[dst_t] = x[src_t]
+        frozen = torch.from_numpy(target[~learner])
+        self.values.view(-1)[frozen] = float("nan")
+        self.logp.view(-1)[frozen] = float("nan")
         self.valid[:P] = pending.T
         self.valid[P:] = True
         last[pending] = target
         self.rewards[P:] = 0.0
         self.done[P:] = False
-        self.done[:P][~pending.T] = False
         self.values[P:] = float("nan")
         self.logp[P:] = float("nan")
         return int(source.size)
@@ -133,11 +141,12 @@ class Collector:
     def __init__(self, env, models: list[ActorCritic], team_group: np.ndarray, shared: bool,
                  pool: OpponentPool, fixed: dict[int, int], opponent_share: float,
                  rng: np.random.Generator, sampler: torch.Generator, T: int,
-                 centralised_critic: bool, clock, helper: ThreadPoolExecutor):
+                 centralised_critic: bool, clock, helper: ThreadPoolExecutor, teacher=None):
         B, P = env.num_envs, env.num_players
         self.env, self.models, self.team_group, self.shared = env, models, team_group, shared
         self.pool, self.fixed, self.share = pool, fixed, opponent_share
         self.rng, self.sampler, self.clock, self.helper = rng, sampler, clock, helper
+        self.teacher = teacher  # labels the learners' decisions (``Args.teacher_coef``)
         self.G = len(models)
         self.sides = P if shared else len(env.spec.teams)
         self.side_group = np.zeros(self.sides, np.int64) if shared else team_group.copy()
@@ -264,6 +273,9 @@ class Collector:
             h = store[it, at_seat]
             buf.memory_in[slot, it] = h
         learner = key < self.G
+        if learner and self.teacher is not None:
+            buf.teacher[slot, it] = torch.from_numpy(
+                choose(self.teacher, obs.numpy(), mask.numpy(), self.who[idx]))
         if learner:
             critic_in = obs if buf.state is None else torch.cat(
                 [obs, buf.state[slot].index_select(0, it)], 1)

@@ -108,7 +108,8 @@ def test_a_fixed_team_is_played_by_its_scripted_player_and_not_trained(tmp_path)
 
 def test_a_checkpoint_must_be_the_team_it_plays(tiny_run, tmp_path):
     args, paths = tiny_run
-    wrong = dataclasses.replace(args, out=str(tmp_path), fixed_teams={"crew": str(paths["impostor"])})
+    wrong = dataclasses.replace(args, out=str(tmp_path),
+                                fixed_teams={"crew": str(paths["impostor"])})
     with pytest.raises(ValueError, match="team 'impostor', not 'crew'"):
         train(wrong)
     right = dataclasses.replace(wrong, fixed_teams={"crew": str(paths["crew"])},
