@@ -135,7 +135,9 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="weight of the cross-entropy to the imitated player's choices in the "
                    "learner's own positions, decaying to 0 (default %(default)s; 0: off)")
     p.add_argument("--teacher-until", type=_positive, default=d.teacher_until,
-                   help="share of the budget after which that term is gone (default %(default)s)")
+                   help="share of the budget over which it decays (default %(default)s)")
+    p.add_argument("--teacher-final", type=_non_negative, default=d.teacher_final,
+                   help="its weight from then on (default %(default)s; 0: gone)")
     p.add_argument("--critic-warmup", type=_count, default=d.critic_warmup,
                    help="updates after the warm start that train the critic only "
                    "(default %(default)s)")
@@ -146,6 +148,10 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--eval-opponent", action="append", default=None, metavar="NAME",
                    help="a held-out reference the curves are scored against (repeatable; "
                    f"default {' '.join(d.eval_opponents)})")
+    p.add_argument("--snapshot-every", type=int, default=d.snapshot_every,
+                   help="updates between league snapshots (default %(default)s)")
+    p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every,
+                   help="updates between checkpoints (default %(default)s)")
     p.add_argument("--threads", type=int, default=d.threads, help="CPU threads")
     p.add_argument("--resume", default=None, help="checkpoint directory or run directory")
     p.add_argument("--no-tensorboard", action="store_true")
@@ -185,10 +191,13 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         imitation_steps=ns.imitation_steps,
         teacher_coef=ns.teacher_coef,
         teacher_until=ns.teacher_until,
+        teacher_final=ns.teacher_final,
         critic_warmup=ns.critic_warmup,
         eval_every=ns.eval_every,
         eval_games=ns.eval_games,
         eval_opponents=tuple(ns.eval_opponent) if ns.eval_opponent else Args.eval_opponents,
+        snapshot_every=ns.snapshot_every,
+        checkpoint_every=ns.checkpoint_every,
         threads=ns.threads,
         resume=ns.resume,
         tensorboard=not ns.no_tensorboard,

@@ -41,19 +41,21 @@ def per_seat_gae(
     advantages = np.full((S, B), np.nan, np.float32)
     resolved = np.zeros((S, B), np.bool_)
     for t in range(S - 1, -1, -1):
-        s = np.where(valid[t], seat[t], 0)
         v = valid[t]
+        every = bool(v.all())  # the step slots; only carry slots have gaps
+        s = seat[t] if every else np.where(v, seat[t], 0)
         follows = has_next[rows, s] & ~done[t]
-        ok = v & (done[t] | follows)
+        ok = (done[t] | follows) if every else v & (done[t] | follows)
         following_value = np.where(follows, next_value[rows, s], 0.0)
         following_advantage = np.where(follows, next_advantage[rows, s], 0.0)
-        delta = rewards[t] + gamma * following_value - values[t]
-        advantage = delta + gamma * gae_lambda * following_advantage
+        advantage = (rewards[t] + gamma * following_value - values[t]
+                     + gamma * gae_lambda * following_advantage)
         advantages[t] = np.where(ok, advantage, np.nan)
         resolved[t] = ok
         # A pending row passes on its own value with no advantage behind it (chain truncated).
-        g = rows[v]
-        next_value[g, s[v]] = values[t][v]
-        next_advantage[g, s[v]] = np.where(ok[v], advantage[v], 0.0)
-        has_next[g, s[v]] = True
+        g, sv = (rows, s) if every else (rows[v], s[v])
+        next_value[g, sv] = values[t] if every else values[t][v]
+        next_advantage[g, sv] = np.where(ok, advantage, 0.0) if every else np.where(
+            ok[v], advantage[v], 0.0)
+        has_next[g, sv] = True
     return advantages, advantages + values, resolved

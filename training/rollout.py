@@ -157,6 +157,8 @@ class Collector:
         self.last = np.full((B, P), -1, np.int64)
         self.decided = np.zeros((B, P), np.bool_)
         self.opponent = np.full((B, self.sides), -1, np.int64)
+        self.available = np.zeros(self.sides, np.bool_)
+        self._league_changed()
         self.deal(np.arange(B))
         self.memory = torch.zeros((self.G, B, P, M))  # the learners'
         self.frozen_memory = torch.zeros((self.G, B, P, M))  # league snapshots'
@@ -166,12 +168,15 @@ class Collector:
         self.obs_by_player = torch.zeros((B, env.observation_size))
         self.mask_by_player = torch.zeros((B, env.num_actions), dtype=torch.bool)
 
+    def _league_changed(self) -> None:
+        """Which sides the league can play (it changes only between rollouts)."""
+        self.available[:] = [self.pool.has(self.pool.groups[self.side_group[k]])
+                             for k in range(self.sides)]
+
     def deal(self, games: np.ndarray) -> None:
         """Draw who plays each side of newly dealt games: the learner, or one league member for
         the whole game (a fixed team's own player, always)."""
-        available = np.array([self.pool.has(self.pool.groups[self.side_group[k]])
-                              for k in range(self.sides)])
-        frozen = draw_frozen_sides(self.rng, games.size, self.sides, self.share, available,
+        frozen = draw_frozen_sides(self.rng, games.size, self.sides, self.share, self.available,
                                    self.fixed_side)
         opponent = np.full((games.size, self.sides), -1, np.int64)
         for k in range(self.sides):
@@ -190,6 +195,7 @@ class Collector:
                  "undecided": 0.0, "cut": 0, "wins": np.zeros(len(env.spec.teams) + 1, np.int64),
                  "lengths": []}
         self.pool.prune(self.opponent)
+        self._league_changed()
         flat_group, flat_learn = buf.group.reshape(-1), buf.learn.reshape(-1)
         flat_done, flat_rewards = buf.done.reshape(-1), buf.rewards.reshape(-1)
         rows = self.rows
