@@ -89,3 +89,29 @@ def explained_variance(values: np.ndarray, returns: np.ndarray) -> float:
     0 no better than a constant, below 0 worse; NaN when the returns do not vary."""
     var = float(np.var(returns))
     return float("nan") if var == 0 else 1.0 - float(np.var(returns - values)) / var
+
+
+def log_update(writer, step: int, teams, update_stats: dict, explained: dict, stats: dict,
+               charts: dict, credited_share: float, clock: Clock, held_out: dict) -> None:
+    """One update's TensorBoard scalars, named as in CleanRL (``losses/``, ``charts/``), plus
+    the reward bookkeeping (``credit/``), the clock (``perf/``) and held-out rates (``eval/``)."""
+    for name, losses in update_stats.items():
+        for key, value in losses.items():
+            writer.add_scalar(f"losses/{key}/{name}", value, step)
+        writer.add_scalar(f"losses/explained_variance/{name}", explained[name], step)
+    wins = stats["wins"]
+    games = max(int(wins.sum()), 1)
+    for k, team in enumerate(teams):
+        writer.add_scalar(f"charts/selfplay_win_rate/{team}", wins[k] / games, step)
+    writer.add_scalar("charts/draw_rate", wins[-1] / games, step)
+    if stats["lengths"]:
+        writer.add_scalar("charts/game_length", np.mean(stats["lengths"]), step)
+    for key, value in charts.items():
+        writer.add_scalar(f"charts/{key}", value, step)
+    writer.add_scalar("credit/rewards_credited_share", credited_share, step)
+    writer.add_scalar("credit/carried_transitions", stats["carried"], step)
+    writer.add_scalar("credit/chains_cut", stats["cut"], step)
+    writer.add_scalar("perf/outside_network_share", clock.outside_share, step)
+    for team, refs in held_out.items():
+        for ref, (rate, _, _) in refs.items():
+            writer.add_scalar(f"eval/{team}_vs_{ref}", rate, step)

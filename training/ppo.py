@@ -40,7 +40,7 @@ from agents.neural import MODEL_KINDS, ActorCritic, MaskedCategorical, load_poli
 from training.evaluate import HeldOut, eval_seed
 from training.gae import per_seat_gae
 from training.imitate import imitate
-from training.instrument import Clock, Progress, explained_variance
+from training.instrument import Clock, Progress, explained_variance, log_update
 from training.pool import OpponentPool
 from training.recurrent import recurrent_logits, seat_sequences
 from training.rollout import Collector, Minibatches
@@ -538,26 +538,10 @@ def train(args: Args) -> dict[str, Path]:
         paid = credit_totals["credited"] + credit_totals["lost"]
         credited_share = credit_totals["credited"] / paid if paid else 1.0
         if writer is not None:
-            for name, s in update_stats.items():
-                for key, value in s.items():
-                    writer.add_scalar(f"losses/{key}/{name}", value, step)
-                writer.add_scalar(f"losses/explained_variance/{name}", ev[name], step)
-            for k, team in enumerate(spec.teams):
-                writer.add_scalar(f"charts/selfplay_win_rate/{team}", wins[k] / games, step)
-            writer.add_scalar("charts/draw_rate", wins[-1] / games, step)
-            if stats["lengths"]:
-                writer.add_scalar("charts/game_length", np.mean(stats["lengths"]), step)
-            writer.add_scalar("charts/learning_rate", lr, step)
-            writer.add_scalar("charts/ent_coef", ent_coef, step)
-            writer.add_scalar("charts/teacher_coef", teacher_coef, step)
-            writer.add_scalar("charts/steps_per_second", sps, step)
-            writer.add_scalar("credit/rewards_credited_share", credited_share, step)
-            writer.add_scalar("credit/carried_transitions", stats["carried"], step)
-            writer.add_scalar("credit/chains_cut", stats["cut"], step)
-            writer.add_scalar("perf/outside_network_share", clock.outside_share, step)
-            for team, refs in (last_eval.items() if evaluated else ()):
-                for ref, (rate, _, _) in refs.items():
-                    writer.add_scalar(f"eval/{team}_vs_{ref}", rate, step)
+            charts = {"learning_rate": lr, "ent_coef": ent_coef, "teacher_coef": teacher_coef,
+                      "steps_per_second": sps}
+            log_update(writer, step, spec.teams, update_stats, ev, stats, charts,
+                       credited_share, clock, last_eval if evaluated else {})
         held = " ".join(f"{team} {refs['heuristic'][0]:.2f}" for team, refs in last_eval.items()
                         if "heuristic" in refs)
         progress.show(
