@@ -405,12 +405,11 @@ def train(args: Args) -> dict[str, Path]:
         env.reset(seed=int(np.random.SeedSequence([args.seed, counters["updates"]])
                            .generate_state(1)[0] >> 1))
     warmup_left = 0
-    teacher = None
-    if args.imitate and not args.resume:
-        teacher = make_policy(args.imitate, spec, env.params, seed=args.seed)
-        if teacher.remembers:
-            raise ValueError(f"imitate: {args.imitate!r} remembers its games; a teacher must "
-                             f"judge each position alone")
+    teacher = make_policy(args.imitate, spec, env.params, seed=args.seed) if args.imitate else None
+    if teacher is not None and teacher.remembers:
+        raise ValueError(f"imitate: {args.imitate!r} remembers its games; a teacher must judge "
+                         f"each position alone")
+    if teacher is not None and not args.resume:  # a resumed run keeps the teacher's labels only
         for opt in optimizers:
             for param_group in opt.param_groups:
                 param_group["lr"] = args.imitation_lr
