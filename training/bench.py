@@ -6,6 +6,8 @@ Runs the real trainer (default network and batch) once per thread count, one aft
 in one process, so the rows are measured under the same conditions. Rates exclude the first
 update (numba and torch compile and warm up there). "Per CPU-second" divides by this process's
 CPU time: on shared cores it is the figure that does not depend on the neighbours' load.
+The recipe's one-off stages (imitation warm start, held-out evaluation, which the clock leaves
+out anyway) are off here: the figures are PPO's own collect and update.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ def main(argv: list[str] | None = None) -> None:
         with tempfile.TemporaryDirectory() as out:
             train(Args(game=ns.game, num_players=ns.players, total_steps=None,
                        seconds=ns.seconds, out=out, threads=threads, tensorboard=False,
-                       progress=False))
+                       progress=False, imitate=None, eval_every=0))
             with open(os.path.join(out, "summary.json")) as f:
                 s = json.load(f)
         print(f"| {threads} | {s['steps_per_second']:,.0f} | {s['steps_per_cpu_second']:,.0f} | "

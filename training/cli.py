@@ -7,6 +7,8 @@ module also runs on its own (``python -m training.cli train amongus ...``).
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 from pathlib import Path
 
 from training.ppo import Args, train
@@ -27,6 +29,44 @@ def _fixed(text: str) -> tuple[str, str]:
     if not sep or not team or not name:
         raise argparse.ArgumentTypeError(f"expected TEAM=NAME, e.g. crew=heuristic, got {text!r}")
     return team, name
+
+
+def _finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def _non_negative(text: str) -> float:
+    value = _finite(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}")
+    return value
+
+
+def _positive(text: str) -> float:
+    value = _finite(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return value
+
+
+def _name_or_none(text: str) -> str | None:
+    return None if text.lower() == "none" else text
 
 
 def _widths(text: str) -> tuple[int, ...]:
@@ -53,16 +93,23 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--steps", type=int, default=None,
                    help=f"agent decisions to train on, all seats together (default "
                    f"{d.total_steps:,}, or no limit when --seconds is given)")
-    p.add_argument("--seconds", type=float, default=None, help="also stop after this wall time")
+    p.add_argument("--seconds", type=_positive, default=None,
+                   help="also stop after this wall time (imitation and evaluation included)")
     p.add_argument("--out", default=None, help="run directory (default runs/GAME-SEED)")
-    p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--seed", type=_count, default=d.seed, help="a non-negative integer")
     p.add_argument("--param", type=_param, action="append", default=[], metavar="NAME=VALUE",
                    help="another game parameter, e.g. --param max_rounds=20 (repeatable)")
     p.add_argument("--num-envs", type=int, default=d.num_envs, help="games stepped together")
     p.add_argument("--num-steps", type=int, default=d.num_steps, help="batched steps per rollout")
-    p.add_argument("--lr", type=float, default=d.learning_rate, help="Adam learning rate")
+    p.add_argument("--lr", type=_positive, default=d.learning_rate,
+                   help="Adam learning rate at the start (also on --resume)")
+    p.add_argument("--no-anneal-lr", action="store_true",
+                   help="keep the learning rate constant instead of decaying it to 0")
     p.add_argument("--epochs", type=int, default=d.update_epochs, help="PPO epochs per update")
-    p.add_argument("--ent-coef", type=float, default=d.ent_coef, help="entropy bonus")
+    p.add_argument("--ent-coef", type=_non_negative, default=d.ent_coef,
+                   help="entropy bonus at the start (default %(default)s)")
+    p.add_argument("--ent-coef-final", type=_non_negative, default=d.ent_coef_final,
+                   help="entropy bonus at the end of the budget (default %(default)s)")
     p.add_argument("--model", choices=("mlp", "gru"), default=d.model,
                    help="gru: a recurrent actor with per-seat memory (default %(default)s)")
     p.add_argument("--hidden", type=_widths, default=d.hidden, help="MLP widths, e.g. 64,64")
@@ -70,18 +117,41 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="the critic also reads the god-view state()")
     p.add_argument("--shared-policy", action="store_true", help="one policy for every seat")
     p.add_argument("--opponent-share", type=float, default=d.opponent_share,
-                   help="share of game sides played by past snapshots (default %(default)s)")
+                   help="share of game sides played by league members (default %(default)s)")
+    p.add_argument("--pool-size", type=_count, default=d.pool_size,
+                   help="recent snapshots kept per team in the league (default %(default)s)")
     p.add_argument("--scripted-opponent", action="append", default=[], metavar="NAME",
-                   help="also put this scripted player (random, heuristic) in every team's "
-                   "opponent pool (repeatable)")
+                   help="also put this scripted player (random, heuristic, or a team's .pt) in "
+                   "the league (repeatable); then the run is not pure self-play")
     p.add_argument("--fixed", type=_fixed, action="append", default=[], metavar="TEAM=NAME",
-                   help="do not train TEAM: a scripted player (random, heuristic) plays it in "
+                   help="do not train TEAM: a scripted player or a .pt of that team plays it in "
                    "every game, e.g. --fixed crew=heuristic (repeatable)")
-    p.add_argument("--imitate", default=None, metavar="NAME",
+    p.add_argument("--imitate", type=_name_or_none, default=d.imitate, metavar="NAME",
                    help="warm start: trained teams first learn to choose as this scripted player "
-                   "(e.g. heuristic) does")
+                   "does (default %(default)s; none: start from scratch)")
     p.add_argument("--imitation-steps", type=int, default=d.imitation_steps,
                    help="decisions played for the warm start (default %(default)s)")
+    p.add_argument("--teacher-coef", type=_non_negative, default=d.teacher_coef,
+                   help="weight of the cross-entropy to the imitated player's choices in the "
+                   "learner's own positions, decaying to 0 (default %(default)s; 0: off)")
+    p.add_argument("--teacher-until", type=_positive, default=d.teacher_until,
+                   help="share of the budget over which it decays (default %(default)s)")
+    p.add_argument("--teacher-final", type=_non_negative, default=d.teacher_final,
+                   help="its weight from then on (default %(default)s; 0: gone)")
+    p.add_argument("--critic-warmup", type=_count, default=d.critic_warmup,
+                   help="updates after the warm start that train the critic only "
+                   "(default %(default)s)")
+    p.add_argument("--eval-every", type=_count, default=d.eval_every,
+                   help="updates between held-out evaluations, 0 for none (default %(default)s)")
+    p.add_argument("--eval-games", type=int, default=d.eval_games,
+                   help="games per team and held-out opponent (default %(default)s)")
+    p.add_argument("--eval-opponent", action="append", default=None, metavar="NAME",
+                   help="a held-out reference the curves are scored against (repeatable; "
+                   f"default {' '.join(d.eval_opponents)})")
+    p.add_argument("--snapshot-every", type=int, default=d.snapshot_every,
+                   help="updates between league snapshots (default %(default)s)")
+    p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every,
+                   help="updates between checkpoints (default %(default)s)")
     p.add_argument("--threads", type=int, default=d.threads, help="CPU threads")
     p.add_argument("--resume", default=None, help="checkpoint directory or run directory")
     p.add_argument("--no-tensorboard", action="store_true")
@@ -105,17 +175,29 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         num_envs=ns.num_envs,
         num_steps=ns.num_steps,
         learning_rate=ns.lr,
+        anneal_lr=not ns.no_anneal_lr,
         update_epochs=ns.epochs,
         ent_coef=ns.ent_coef,
+        ent_coef_final=ns.ent_coef_final,
         model=ns.model,
         hidden=ns.hidden,
         centralised_critic=ns.centralised_critic,
         shared_policy=ns.shared_policy,
         opponent_share=ns.opponent_share,
+        pool_size=ns.pool_size,
         scripted_opponents=tuple(ns.scripted_opponent),
         fixed_teams=dict(ns.fixed),
         imitate=ns.imitate,
         imitation_steps=ns.imitation_steps,
+        teacher_coef=ns.teacher_coef,
+        teacher_until=ns.teacher_until,
+        teacher_final=ns.teacher_final,
+        critic_warmup=ns.critic_warmup,
+        eval_every=ns.eval_every,
+        eval_games=ns.eval_games,
+        eval_opponents=tuple(ns.eval_opponent) if ns.eval_opponent else Args.eval_opponents,
+        snapshot_every=ns.snapshot_every,
+        checkpoint_every=ns.checkpoint_every,
         threads=ns.threads,
         resume=ns.resume,
         tensorboard=not ns.no_tensorboard,
@@ -155,14 +237,23 @@ def train_teams(
     )
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Errors as one line, ``hiddendeck: ...``, exit status 2 (argparse's own status)."""
+
+    def error(self, message: str):
+        sys.stderr.write(f"hiddendeck: {self.prog.split()[-1]}: {message}\n")
+        raise SystemExit(2)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m training.cli")
+    parser = OneLineParser(prog="python -m training.cli")
     register(parser.add_subparsers(dest="command", required=True))
     ns = parser.parse_args(argv)
     try:
         return ns.run(ns)
     except ValueError as e:  # bad settings or checkpoints: one clear line, not a traceback
-        parser.error(str(e))
+        sys.stderr.write(f"hiddendeck: {e}\n")
+        return 2
 
 
 if __name__ == "__main__":

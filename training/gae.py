@@ -4,6 +4,12 @@ In a turn-based game the batched rollout interleaves seats: row ``t`` of game ``
 whichever seat was deciding then. A seat's return depends only on its own later decisions and
 on the game's end, so its advantage chain links a transition to the *same seat's* next decision
 in the same game, skipping everyone else's moves in between.
+
+A seat's latest row that is not ``done`` when the rollout stops has no successor yet: it is
+*pending*. It is not trained now (its target is unknown); the earlier rows of its chain
+bootstrap from its own stored value, which the critic computed from a decision view like every
+view it trains on. The trainer carries the pending row into the next rollout, where its
+successor (the seat's next decision, or the game's end) resolves it.
 """
 
 from __future__ import annotations
@@ -12,38 +18,44 @@ import numpy as np
 
 
 def per_seat_gae(
-    rewards: np.ndarray,  # [T, B] reward credited to the transition (its seat's, at game end)
-    values: np.ndarray,  # [T, B] critic value at the decision
-    done: np.ndarray,  # [T, B] bool: the seat made no later decision in this game
-    seat: np.ndarray,  # [T, B] int: the deciding seat
-    bootstrap: np.ndarray,  # [B, P] value of each seat's situation when the rollout stopped
+    rewards: np.ndarray,  # [S, B] reward credited to the transition
+    values: np.ndarray,  # [S, B] critic value at the decision
+    done: np.ndarray,  # [S, B] bool: the seat made no later decision in this chain
+    seat: np.ndarray,  # [S, B] int: the deciding seat
+    valid: np.ndarray,  # [S, B] bool: the row holds a transition
+    num_players: int,
     gamma: float,
     gae_lambda: float,
-) -> tuple[np.ndarray, np.ndarray]:  # advantages [T, B], returns [T, B]
-    """Advantages and returns, computed backwards with one running (value, advantage) per seat.
-
-    ``bootstrap[b, p]`` is used for seat ``p``'s last transition in the rollout if that one is
-    not ``done`` (the game is still running, so its next decision lies beyond the rollout).
-    """
-    T, B = rewards.shape
-    if values.shape != (T, B) or done.shape != (T, B) or seat.shape != (T, B):
-        raise ValueError(
-            f"rewards, values, done and seat must all be [T, B] = {(T, B)}, got "
-            f"{values.shape}, {done.shape}, {seat.shape}"
-        )
-    if bootstrap.ndim != 2 or bootstrap.shape[0] != B:
-        raise ValueError(f"bootstrap must be [B, P] with B = {B}, got {bootstrap.shape}")
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # advantages, returns [S, B]; resolved [S, B]
+    """Advantages and returns, computed backwards over slots ``S`` (in time order) with one
+    running (value, advantage) per seat. Rows that are not ``resolved`` (pending, or not
+    valid) get NaN advantages and returns, so using one by mistake cannot pass unnoticed."""
+    S, B = rewards.shape
+    for name, a in (("values", values), ("done", done), ("seat", seat), ("valid", valid)):
+        if a.shape != (S, B):
+            raise ValueError(f"{name} must be [S, B] = {(S, B)} like rewards, got {a.shape}")
     rows = np.arange(B)
-    next_value = bootstrap.astype(np.float32, copy=True)  # [B, P]
-    next_advantage = np.zeros_like(next_value)  # [B, P]
-    advantages = np.zeros((T, B), np.float32)
-    for t in range(T - 1, -1, -1):
-        s = seat[t]
-        live = ~done[t]
-        following_value = np.where(live, next_value[rows, s], 0.0)
-        following_advantage = np.where(live, next_advantage[rows, s], 0.0)
-        delta = rewards[t] + gamma * following_value - values[t]
-        advantages[t] = delta + gamma * gae_lambda * following_advantage
-        next_value[rows, s] = values[t]
-        next_advantage[rows, s] = advantages[t]
-    return advantages, advantages + values
+    next_value = np.zeros((B, num_players), np.float32)
+    next_advantage = np.zeros((B, num_players), np.float32)
+    has_next = np.zeros((B, num_players), np.bool_)
+    advantages = np.full((S, B), np.nan, np.float32)
+    resolved = np.zeros((S, B), np.bool_)
+    for t in range(S - 1, -1, -1):
+        v = valid[t]
+        every = bool(v.all())  # the step slots; only carry slots have gaps
+        s = seat[t] if every else np.where(v, seat[t], 0)
+        follows = has_next[rows, s] & ~done[t]
+        ok = (done[t] | follows) if every else v & (done[t] | follows)
+        following_value = np.where(follows, next_value[rows, s], 0.0)
+        following_advantage = np.where(follows, next_advantage[rows, s], 0.0)
+        advantage = (rewards[t] + gamma * following_value - values[t]
+                     + gamma * gae_lambda * following_advantage)
+        advantages[t] = np.where(ok, advantage, np.nan)
+        resolved[t] = ok
+        # A pending row passes on its own value with no advantage behind it (chain truncated).
+        g, sv = (rows, s) if every else (rows[v], s[v])
+        next_value[g, sv] = values[t] if every else values[t][v]
+        next_advantage[g, sv] = np.where(ok, advantage, 0.0) if every else np.where(
+            ok[v], advantage[v], 0.0)
+        has_next[g, sv] = True
+    return advantages, advantages + values, resolved

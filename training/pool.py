@@ -1,14 +1,14 @@
-"""The opponent pool: frozen past snapshots of each policy group, and optional scripted players.
+"""The league: frozen past snapshots of each policy group, and optional scripted players.
 
 Pure self-play in a two-team game can cycle (crew learns to beat this impostor, impostor
 adapts, crew forgets the old answer). Playing a share of games against older opponents keeps
-the old answers in the data. Each side of each game is drawn once, when the game is dealt,
-so a game is played against one opponent kind from start to end.
+the old answers in the data. Each side of each game is drawn once, when the game is dealt, and
+keeps its member until the game ends: a game is played against one opponent from start to end
+(a recurrent snapshot keeps its memories), and members evicted from the league meanwhile stay
+alive until their last game ends.
 """
 
 from __future__ import annotations
-
-import copy
 
 import numpy as np
 import torch
@@ -18,64 +18,106 @@ from agents.policy import Policy
 
 
 class OpponentPool:
-    """Up to ``size`` snapshots per group, plus fixed scripted policies shared by all groups;
-    each rollout, one member per group plays that group's frozen sides."""
+    """Per group: up to ``size`` recent snapshots, any ``anchor`` snapshots (kept for good,
+    e.g. the imitation warm start) and scripted players. Members have stable integer ids; a
+    game side's member id stays valid while the game runs."""
 
-    def __init__(self, groups: list[str], size: int, rng: np.random.Generator,
-                 scripted: dict[str, Policy] | None = None, scripted_share: float = 0.5):
+    def __init__(self, groups: list[str], size: int, rng: np.random.Generator, config: dict,
+                 scripted: dict[str, list[Policy]] | None = None, scripted_share: float = 0.5):
         if size < 0:
             raise ValueError(f"pool size must be >= 0, got {size}")
+        self.groups = list(groups)
         self.size = size
         self.rng = rng
-        self.snapshots: dict[str, list[dict]] = {g: [] for g in groups}
-        self.scripted = list((scripted or {}).values())
+        self.config = config  # the ActorCritic config a snapshot is rebuilt from
         self.scripted_share = scripted_share
+        self.members: dict[int, Policy | ActorCritic] = {}
+        self.recent: dict[str, list[int]] = {g: [] for g in groups}
+        self.anchors: dict[str, list[int]] = {g: [] for g in groups}
+        self.scripted: dict[str, list[int]] = {g: [] for g in groups}
+        self.pinned: set[int] = set()
+        for g, policies in (scripted or {}).items():
+            for policy in policies:
+                self.scripted[g].append(self.register(policy))
 
-    def add(self, group: str, model: ActorCritic) -> None:
-        if self.size == 0:
+    def register(self, member: Policy | ActorCritic, pinned: bool = False) -> int:
+        """A new member id (``pinned``: never pruned, e.g. a fixed team's scripted player)."""
+        key = max(self.members, default=-1) + 1
+        self.members[key] = member
+        if pinned:
+            self.pinned.add(key)
+        return key
+
+    def add(self, group: str, model: ActorCritic, anchor: bool = False) -> None:
+        """Snapshot ``model``'s actor into the league (the oldest recent one leaves)."""
+        if self.size == 0 and not anchor:
             return
-        actor_only = {k: v.clone() for k, v in model.state_dict().items() if k.startswith("actor.")}
-        self.snapshots[group].append(actor_only)
-        del self.snapshots[group][: -self.size]
-
-    def has(self, group: str) -> bool:
-        return bool(self.snapshots[group]) or bool(self.scripted)
-
-    def draw(self, group: str, into: ActorCritic) -> Policy | None:
-        """A scripted player (with chance ``scripted_share``, or when there is no snapshot yet),
-        returned to be called; else a uniformly drawn snapshot, loaded into ``into`` (None)."""
-        snapshots = self.snapshots[group]
-        if self.scripted and (not snapshots or self.rng.random() < self.scripted_share):
-            return self.scripted[int(self.rng.integers(len(self.scripted)))]
-        into.load_state_dict(snapshots[int(self.rng.integers(len(snapshots)))], strict=False)
-        return None
-
-    @staticmethod
-    def frozen_copy(model: ActorCritic) -> ActorCritic:
-        frozen = copy.deepcopy(model).eval()
+        frozen = ActorCritic(self.config).eval()
+        frozen.actor.load_state_dict(model.actor.state_dict())
         for p in frozen.parameters():
             p.requires_grad_(False)
-        return frozen
+        key = self.register(frozen)
+        (self.anchors if anchor else self.recent)[group].append(key)
+        del self.recent[group][: -self.size or len(self.recent[group])]
+
+    def snapshots(self, group: str) -> list[int]:
+        return self.anchors[group] + self.recent[group]
+
+    def has(self, group: str) -> bool:
+        return bool(self.snapshots(group) or self.scripted[group])
+
+    def draw(self, group: str, n: int) -> np.ndarray:  # [n] member ids
+        """A scripted player with chance ``scripted_share`` (always, when there is no snapshot
+        yet), else a uniformly drawn snapshot, for each of ``n`` newly dealt game sides."""
+        snapshots, scripted = self.snapshots(group), self.scripted[group]
+        if not snapshots and not scripted:
+            raise ValueError(f"the league has no member for {group!r} yet")
+        pick_scripted = self.rng.random(n) < self.scripted_share if snapshots else np.ones(n, bool)
+        if not scripted:
+            pick_scripted[:] = False
+        out = np.empty(n, np.int64)
+        k = int(pick_scripted.sum())
+        if k:
+            out[pick_scripted] = np.asarray(scripted)[self.rng.integers(len(scripted), size=k)]
+        if n - k:
+            out[~pick_scripted] = np.asarray(snapshots)[
+                self.rng.integers(len(snapshots), size=n - k)]
+        return out
+
+    def prune(self, in_use: np.ndarray) -> None:
+        """Forget evicted snapshots that no running game plays any more."""
+        keep = set(np.unique(in_use[in_use >= 0]).tolist()) | self.pinned
+        for g in self.groups:
+            keep.update(self.snapshots(g), self.scripted[g])
+        for key in [k for k in self.members if k not in keep]:
+            del self.members[key]
 
     def state_dict(self) -> dict:
-        return {g: list(s) for g, s in self.snapshots.items()}
+        def actor(key):
+            return {k: v.clone() for k, v in self.members[key].actor.state_dict().items()}
+
+        return {g: {"recent": [actor(k) for k in self.recent[g]],
+                    "anchors": [actor(k) for k in self.anchors[g]]} for g in self.groups}
 
     def load_state_dict(self, state: dict) -> None:
-        unknown = sorted(set(state) - set(self.snapshots))
+        unknown = sorted(set(state) - set(self.groups))
         if unknown:
             raise ValueError(f"opponent pool has groups {unknown} this run does not train")
-        for g, snaps in state.items():
-            kept = snaps[-self.size :] if self.size else []
-            self.snapshots[g] = [{k: torch.as_tensor(v) for k, v in s.items()} for s in kept]
+        shell = ActorCritic(self.config)
+        for g, kinds in state.items():
+            for kind, snapshots in kinds.items():
+                for actor in snapshots:
+                    shell.actor.load_state_dict({k: torch.as_tensor(v) for k, v in actor.items()})
+                    self.add(g, shell, anchor=kind == "anchors")
 
 
 def draw_frozen_sides(
     rng: np.random.Generator, games: int, sides: int, share: float, available: np.ndarray,
     fixed: np.ndarray | None = None,
 ) -> np.ndarray:  # [games, sides] bool
-    """Which sides of newly dealt games are played by a pool member rather than the learner.
+    """Which sides of newly dealt games are played by a league member rather than the learner.
 
-    Each side is frozen with probability ``share`` if its group has a snapshot
+    Each side is frozen with probability ``share`` if its group has a member
     (``available [sides]``); ``fixed [sides]`` sides (teams not trained) are always frozen. At
     least one side per game that is not fixed stays live, so every game yields data.
     """

@@ -3,7 +3,8 @@ import pytest
 from training.ppo import Args, train
 
 TINY = dict(game="amongus", num_players=4, num_envs=64, num_steps=8, total_steps=64 * 8 * 2,
-            tensorboard=False, progress=False, snapshot_every=1, checkpoint_every=1)
+            tensorboard=False, progress=False, snapshot_every=1, checkpoint_every=1,
+            imitate=None, eval_every=0)
 
 
 @pytest.fixture(scope="session")

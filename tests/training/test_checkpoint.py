@@ -96,6 +96,27 @@ def test_resume_continues_counters_and_weights(tiny_run, tmp_path):
     assert latest_checkpoint(tmp_path) == new_paths["crew"].parent
 
 
+def test_resume_applies_the_new_learning_rate(tiny_run, tmp_path):
+    """The optimiser's saved state holds the old rate; ``--resume --lr X`` means X."""
+    args, paths = tiny_run
+    run_dir = paths["crew"].parent.parent.parent
+    resumed = dataclasses.replace(args, out=str(tmp_path), resume=str(run_dir),
+                                  total_steps=args.total_steps + 64 * 8, learning_rate=1e-5,
+                                  anneal_lr=False)
+    new_paths = train(resumed)
+    saved = load_checkpoint(new_paths["crew"])["optimizer"]["param_groups"][0]["lr"]
+    assert saved == pytest.approx(1e-5)
+
+
+def test_a_diverging_run_stops_with_a_clear_error_and_writes_nothing(tiny_run, tmp_path):
+    args, _ = tiny_run
+    bad = dataclasses.replace(args, out=str(tmp_path), learning_rate=1e30, anneal_lr=False,
+                              max_grad_norm=1e30)
+    with pytest.raises(ValueError, match="non-finite"):
+        train(bad)
+    assert not (tmp_path / "checkpoints").exists()
+
+
 def test_resume_refuses_another_setup(tiny_run, tmp_path):
     args, paths = tiny_run
     for change, message in [({"num_players": 5}, "num_players"), ({"hidden": (32,)}, "model")]:
@@ -112,6 +133,10 @@ def test_bad_arguments_are_named():
         train(Args(num_envs=0))
     with pytest.raises(ValueError, match="opponent_share"):
         train(Args(opponent_share=1.5))
+    for field, value in [("ent_coef", float("nan")), ("seconds", float("nan")), ("seed", -1),
+                         ("learning_rate", float("inf"))]:
+        with pytest.raises(ValueError, match=field):
+            train(Args(**{field: value}))
 
 
 def test_play_opponents_give_each_team_its_own_policy(tiny_run):

@@ -25,22 +25,53 @@ def test_arguments_reach_the_trainer():
     assert args.centralised_critic
     timed = args_from_namespace(parse(["train", "amongus", "--seconds", "60"]))
     assert timed.total_steps is None and timed.seconds == 60
+    recipe = args_from_namespace(parse(["train", "amongus", "--imitate", "none", "--eval-opponent",
+                                        "random", "--eval-every", "0", "--ent-coef-final", "0"]))
+    assert recipe.imitate is None and recipe.eval_opponents == ("random",)
+    assert recipe.eval_every == 0 and recipe.ent_coef_final == 0
 
 
 def test_bad_arguments_exit_with_a_message(capsys):
     with pytest.raises(SystemExit):
         parse(["train", "amongus", "--param", "max_rounds"])
     assert "NAME=VALUE" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        main(["train", "amongus", "--players", "11", "--steps", "10", "--quiet"])
-    assert "num_players" in capsys.readouterr().err
+    assert main(["train", "amongus", "--players", "11", "--steps", "10", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hiddendeck: ") and "num_players" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--ent-coef", "nan"], "finite"),
+    (["--seconds", "nan"], "finite"),
+    (["--seconds", "-5"], "> 0"),
+    (["--seconds", "0"], "> 0"),
+    (["--seed", "-1"], ">= 0"),
+    (["--lr", "inf"], "finite"),
+])
+def test_nonsense_numbers_are_refused_when_parsing(capsys, argv, message):
+    with pytest.raises(SystemExit) as stop:
+        main(["train", "amongus", "--quiet", *argv])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("hiddendeck: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_out_naming_a_file_is_one_line(tmp_path, capsys):
+    file = tmp_path / "taken"
+    file.write_text("keep me")
+    assert main(["train", "amongus", "--steps", "10", "--quiet", "--out", str(file)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hiddendeck: ") and "not a directory" in err and err.count("\n") == 1
+    assert file.read_text() == "keep me"
 
 
 def test_train_teams_returns_loadable_checkpoints(tmp_path):
     paths = train_teams("amongus", 4, tmp_path, steps=512, seed=1, num_envs=64, num_steps=8,
-                        tensorboard=True, progress=False, centralised_critic=True)
+                        tensorboard=True, progress=False, centralised_critic=True,
+                        imitation_steps=512, eval_games=32)
     assert set(paths) == {"crew", "impostor"}
     assert list((tmp_path / "tb").iterdir())  # TensorBoard events were written
+    assert (tmp_path / "curves.png").stat().st_size > 0  # the held-out curves, at the end
     policy = load_policy(paths["impostor"], "amongus", team="impostor", num_players=4)
     assert policy.metadata["model"]["critic_input_size"] > policy.metadata["model"][
         "observation_size"]

@@ -6,7 +6,8 @@ import torch
 import envs
 from agents.amongus_heuristic import AmongUsHeuristic
 from agents.neural import ActorCritic, NeuralPolicy
-from training.ppo import Args, imitate, model_config
+from training.imitate import imitate
+from training.ppo import Args, model_config
 
 
 def agreement(model, teacher, seed: int) -> float:
@@ -36,7 +37,8 @@ def test_imitation_makes_the_impostor_choose_as_the_heuristic():
     before = agreement(models[1], teacher, seed=7)
     crew_before = [p.clone() for p in models[0].parameters()]
     fixed = {0: teacher}  # the crew is played by the heuristic and not trained
-    loss = imitate(env, teacher, fixed, np.arange(2), models, optimizers, args)
+    loss = imitate(env, teacher, fixed, np.arange(2), models, optimizers, args.num_steps,
+                   args.imitation_steps, args.num_minibatches, args.max_grad_norm)
     after = agreement(models[1], teacher, seed=7)
     assert after > max(0.6, before + 0.3), (before, after, loss)
     assert all(torch.equal(a, b) for a, b in zip(crew_before, models[0].parameters()))

@@ -32,31 +32,55 @@ def test_a_fixed_side_is_always_frozen_and_the_learner_always_live():
     assert frozen[:, 0].all() and not frozen[:, 1].any()
 
 
-def test_snapshots_are_bounded_and_loaded_actor_only():
-    pool = OpponentPool(["crew"], size=2, rng=np.random.default_rng(0))
+def test_snapshots_are_bounded_actor_copies_and_anchors_stay():
+    pool = OpponentPool(["crew"], size=2, rng=np.random.default_rng(0), config=CONFIG)
     assert not pool.has("crew")
+    anchor = ActorCritic(CONFIG)
+    pool.add("crew", anchor, anchor=True)
     models = [ActorCritic(CONFIG) for _ in range(3)]
     for m in models:
         pool.add("crew", m)
-    assert len(pool.snapshots["crew"]) == 2
-    assert all(k.startswith("actor.") for k in pool.snapshots["crew"][0])
-    target = ActorCritic(CONFIG)
-    critic_before = [p.clone() for p in target.critic.parameters()]
-    assert pool.draw("crew", target) is None
-    loaded = target.actor.state_dict()
-    assert any(all((loaded[k] == v).all() for k, v in
-                   {k[len("actor."):]: v for k, v in m.state_dict().items()
-                    if k.startswith("actor.")}.items()) for m in models[1:])
-    assert all((a == b).all() for a, b in zip(critic_before, target.critic.parameters()))
+    assert len(pool.recent["crew"]) == 2 and len(pool.anchors["crew"]) == 1
+    kept = [pool.members[k] for k in pool.snapshots("crew")]
+    for member, source in zip(kept, [anchor, *models[1:]]):
+        assert all(torch.equal(a, b) for a, b in zip(member.actor.parameters(),
+                                                     source.actor.parameters()))
+        assert not any(p.requires_grad for p in member.parameters())
+    models[2].actor[0].weight.data += 1.0  # the learner moves on; its snapshot does not
+    assert not torch.equal(kept[-1].actor[0].weight, models[2].actor[0].weight)
+
+
+def test_a_game_keeps_its_drawn_member_until_it_ends():
+    pool = OpponentPool(["crew"], size=1, rng=np.random.default_rng(0), config=CONFIG)
+    pool.add("crew", ActorCritic(CONFIG))
+    first = pool.draw("crew", 3)
+    pool.add("crew", ActorCritic(CONFIG))  # evicts the first snapshot from the draws
+    assert first[0] not in pool.snapshots("crew")
+    pool.prune(first)  # games still played by it keep it alive
+    assert first[0] in pool.members
+    pool.prune(np.array([-1]))
+    assert first[0] not in pool.members
 
 
 def test_scripted_players_are_drawn_at_their_share():
     scripted = RandomPolicy(0)
-    pool = OpponentPool(["crew"], 5, np.random.default_rng(1), {"random": scripted}, 0.25)
-    assert pool.has("crew") and pool.draw("crew", ActorCritic(CONFIG)) is scripted  # no snapshot
+    pool = OpponentPool(["crew"], 5, np.random.default_rng(1), CONFIG, {"crew": [scripted]}, 0.25)
+    assert pool.has("crew") and (pool.draw("crew", 10) == pool.scripted["crew"][0]).all()
     pool.add("crew", ActorCritic(CONFIG))
-    picks = [pool.draw("crew", ActorCritic(CONFIG)) is scripted for _ in range(400)]
+    picks = pool.draw("crew", 400) == pool.scripted["crew"][0]
     assert 0.15 < np.mean(picks) < 0.35
+
+
+def test_the_league_survives_a_save_and_load():
+    pool = OpponentPool(["crew"], 3, np.random.default_rng(1), CONFIG)
+    pool.add("crew", ActorCritic(CONFIG), anchor=True)
+    pool.add("crew", ActorCritic(CONFIG))
+    again = OpponentPool(["crew"], 3, np.random.default_rng(1), CONFIG)
+    again.load_state_dict(pool.state_dict())
+    for a, b in zip(pool.snapshots("crew"), again.snapshots("crew")):
+        assert all(torch.equal(x, y) for x, y in zip(pool.members[a].actor.parameters(),
+                                                     again.members[b].actor.parameters()))
+    assert len(again.anchors["crew"]) == 1
 
 
 def test_training_with_a_scripted_opponent_runs(tmp_path):
@@ -80,3 +104,14 @@ def test_a_fixed_team_is_played_by_its_scripted_player_and_not_trained(tmp_path)
                          ({"crew": "heuristic", "impostor": "random"}, "at least one team")]:
         with pytest.raises(ValueError, match=message):
             train(dataclasses.replace(args, fixed_teams=bad))
+
+
+def test_a_checkpoint_must_be_the_team_it_plays(tiny_run, tmp_path):
+    args, paths = tiny_run
+    wrong = dataclasses.replace(args, out=str(tmp_path),
+                                fixed_teams={"crew": str(paths["impostor"])})
+    with pytest.raises(ValueError, match="team 'impostor', not 'crew'"):
+        train(wrong)
+    right = dataclasses.replace(wrong, fixed_teams={"crew": str(paths["crew"])},
+                                scripted_opponents=(str(paths["impostor"]),))
+    assert set(train(right)) == {"crew", "impostor"}

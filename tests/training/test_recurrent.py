@@ -12,7 +12,8 @@ from agents.neural import ActorCritic, RecurrentPolicy, load_policy
 from agents.policy import RandomPolicy
 from evaluation.match import play_match
 from evaluation.play import play
-from training.ppo import Args, recurrent_logits, seat_sequences, train
+from training.ppo import Args, train
+from training.recurrent import recurrent_logits, seat_sequences
 
 from .conftest import TINY
 
@@ -26,26 +27,30 @@ def test_sequences_replay_the_rollout_memories():
     obs = torch.randn(T, B, D)
     seat = rng.integers(P, size=(T, B))
     ends = rng.random((T, B)) < 0.15  # a game ends after this step
-    learn = seat != 0  # seat 0 is the other team's: its rows are left out of this update
-    memory = torch.randn(B, P, M)  # memories carried in from an earlier rollout
+    # Rows of the other team are left out of this update; a seat may change team mid-game (the
+    # Coward), so a game's last row of a seat may be the other team's: the next game's first
+    # row in this team's column must still start from a blank memory.
+    learn = rng.random((T, B)) < 0.6
+    memory = torch.randn(2, B, P, M)  # per team, carried in from an earlier rollout
     memory_in = torch.zeros(T, B, M)
     logits = torch.zeros(T, B, A)
-    done = np.zeros((T, B), bool)  # as the trainer marks it: each seat's last decision
-    last = np.full((B, P), -1)
+    episode = np.zeros((T, B), np.int64)  # the game each row belongs to, per slot
+    game = np.zeros(B, np.int64)
     with torch.no_grad():
         for t in range(T):
             for b in range(B):
                 s = seat[t, b]
-                memory_in[t, b] = memory[b, s]
-                out, memory[b, s] = model.actor_step(obs[t, b : b + 1], memory[b, s][None])
+                team = int(not learn[t, b])  # each team's network keeps its own memories
+                memory_in[t, b] = memory[team, b, s]
+                out, memory[team, b, s] = model.actor_step(obs[t, b : b + 1],
+                                                           memory[team, b, s][None])
                 logits[t, b] = out[0]
-                last[b, s] = t
-                if ends[t, b]:  # every seat of the game forgets; its last decisions are done
-                    memory[b] = 0.0
-                    done[last[b][last[b] >= 0], b] = True
-                    last[b] = -1
+                episode[t, b] = game[b]
+                if ends[t, b]:  # every seat of the game forgets
+                    memory[:, b] = 0.0
+                    game[b] += 1
     rows = np.flatnonzero(learn.reshape(-1))
-    index, restart = seat_sequences(rows, B, seat, done)
+    index, restart = seat_sequences(rows, B, seat, episode)
     with torch.no_grad():
         got_rows, got = recurrent_logits(
             model, obs.reshape(T * B, D)[rows], memory_in.reshape(T * B, M)[rows],
@@ -135,3 +140,9 @@ def test_gru_checkpoints_play_matches_and_at_the_terminal(gru_checkpoints, capsy
                   read=lambda prompt: "0", num_players=4)
     assert reward in (-1.0, 0.0, 1.0)
     assert "Game over" in capsys.readouterr().out
+
+
+def test_a_gru_checkpoint_plays_a_fixed_team(gru_checkpoints, tmp_path):
+    args = dataclasses.replace(Args(out=str(tmp_path), **TINY),
+                               fixed_teams={"crew": str(gru_checkpoints["crew"])})
+    assert set(train(args)) == {"crew", "impostor"}

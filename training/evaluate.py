@@ -1,0 +1,123 @@
+"""Learning curves against held-out opponents, written while the trainer runs.
+
+Self-play win rates say how the teams fare against each other, which tells nothing of strength
+(both can get worse together). So every ``eval_every`` updates each trained team plays fixed
+references it never trains against (``agents.make_policy`` names: "random", "heuristic", and
+any scripted bot a game adds) on every other side, on the same deals each time (one seed that
+training never uses), sampling its actions as it does in training. Beside each curve, the
+heuristic's own rate against the same reference on the same deals: the line to beat.
+
+Results go to TensorBoard (``eval/{team}_vs_{reference}``), ``curves.json`` and ``curves.png``
+in the run directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+
+import envs
+from agents import make_policy
+from agents.neural import ActorCritic, NeuralPolicy, RecurrentPolicy
+from evaluation.match import play_match
+
+
+def eval_seed(seed: int) -> int:
+    """The deals of the held-out evaluation: a stream apart from every training seed (the
+    trainer deals from ``seed``, and on resume from ``SeedSequence([seed, updates])``)."""
+    return int(np.random.SeedSequence([seed, 0x5EED, 0xE7A1]).generate_state(1)[0] >> 1)
+
+
+class HeldOut:
+    def __init__(self, game: str, params: dict, teams: list[str], opponents: list[str],
+                 games: int, seed: int, out: Path):
+        spec = envs.registry[game]
+        self.game, self.params, self.spec = game, params, spec
+        self.teams, self.games, self.seed, self.out = list(teams), games, seed, out
+        self.references = {name: make_policy(name, spec, params, seed) for name in opponents}
+        for name, policy in self.references.items():
+            if getattr(policy, "team", None) is not None:
+                raise ValueError(f"held-out opponent {name!r} is a checkpoint of one team; "
+                                 f"name scripted players (random, heuristic, ...)")
+        self.history: list[dict] = []
+        self.baseline: dict[str, dict[str, list[float]]] = {}
+        if "heuristic" in self.references:
+            heuristic = self.references["heuristic"]
+            for team in self.teams:
+                self.baseline[team] = {name: self._rate(team, heuristic, ref)
+                                       for name, ref in self.references.items()}
+
+    def _rate(self, team: str, player, reference) -> list[float]:
+        policies = {t: player if t == team else reference for t in self.spec.teams}
+        r = play_match(self.game, policies, self.games, num_envs=min(self.games, 512),
+                       seed=self.seed, **self.params)
+        lo, hi = r.interval(team)
+        return [r.rate(team), lo, hi]
+
+    def evaluate(self, step: int, updates: int, seconds: float,
+                 models: dict[str, ActorCritic]) -> dict[str, dict[str, list[float]]]:
+        """Each team's ``[rate, low, high]`` (Wilson 95%) against each reference."""
+        rates = {}
+        for team in self.teams:
+            model = models[team]
+            kind = RecurrentPolicy if model.recurrent else NeuralPolicy
+            was_training = model.training
+            player = kind(model, {"team": team, "game": self.game, "steps": step},
+                          seed=self.seed)
+            rates[team] = {name: self._rate(team, player, ref)
+                           for name, ref in self.references.items()}
+            model.train(was_training)
+        self.history.append({"step": step, "updates": updates, "seconds": seconds,
+                             "rates": rates})
+        self._write()
+        return rates
+
+    def _write(self) -> None:
+        record = {"game": self.game, "params": self.params, "games": self.games,
+                  "seed": self.seed, "baseline_heuristic": self.baseline,
+                  "history": self.history}
+        _atomic_text(self.out / "curves.json", json.dumps(record, indent=1))
+        self.plot()
+
+    def plot(self) -> Path:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        path = self.out / "curves.png"
+        fig, axes = plt.subplots(1, len(self.teams), figsize=(5.5 * len(self.teams), 4),
+                                 squeeze=False)
+        steps = np.array([h["step"] for h in self.history]) / 1e6
+        for ax, team in zip(axes[0], self.teams):
+            for k, name in enumerate(self.references):
+                color = f"C{k}"
+                rate, lo, hi = (np.array([h["rates"][team][name][i] for h in self.history])
+                                for i in range(3))
+                ax.plot(steps, rate, "o-", color=color, ms=3, label=f"vs {name}")
+                ax.fill_between(steps, lo, hi, color=color, alpha=0.2)
+                if team in self.baseline:
+                    ax.axhline(self.baseline[team][name][0], color=color, ls="--", lw=1,
+                               label=f"heuristic {team} vs {name}")
+            ax.set_title(f"trained {team} vs held-out opponents")
+            ax.set_xlabel("agent-steps (millions)")
+            ax.set_ylabel(f"{team} win rate ({self.games} games, 95% band)")
+            ax.set_ylim(0, 1)
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=7)
+        fig.suptitle(f"{self.game} {self.params}", fontsize=8)
+        fig.tight_layout()
+        tmp = path.with_name(f".{path.name}.tmp")
+        fig.savefig(tmp, format="png", dpi=100)
+        plt.close(fig)
+        os.replace(tmp, path)
+        return path
+
+
+def _atomic_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)

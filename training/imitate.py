@@ -1,0 +1,69 @@
+"""Imitation warm start: each trained team's actor first learns to choose as a scripted player.
+
+PPO from scratch can lock onto a safe habit before it finds a risky skill (the Among Us
+impostor stops sabotaging long before it could learn to guess colours); starting from a
+competent player lets PPO improve on the skill instead of having to find it. Only the actor is
+fitted here: the trainer then warms the critic up on the imitated actor's own games before the
+actor moves (``Args.critic_warmup``), so PPO's first advantages are not a random critic's noise.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.neural import MaskedCategorical
+from agents.policy import Policy, choose
+
+
+def imitate(env, teacher: Policy, fixed: dict[int, Policy], team_group: np.ndarray, models,
+            optimizers, num_steps: int, decisions: int, num_minibatches: int,
+            max_grad_norm: float, epochs: int = 1, deadline: float | None = None) -> float:
+    """Fit each trained group's actor to ``teacher``'s choices (cross-entropy through the one
+    masked distribution), online: ``num_steps`` batched steps of games the teacher plays (fixed
+    teams by their own players), then ``epochs`` epochs over them, until ``decisions`` decisions
+    (every seat's) have been played, or ``time.perf_counter()`` passes ``deadline``. Returns the
+    last epoch's mean loss."""
+    B, T = env.num_envs, num_steps
+    rows = np.arange(B)
+    who = np.stack([rows, env.current_seat], 1)
+    learners = [g for g in range(len(models)) if g not in fixed]
+    losses = []
+    for _ in range(max(1, decisions // (B * T))):
+        if deadline is not None and time.perf_counter() > deadline and losses:
+            break
+        seen = {g: ([], [], []) for g in learners}
+        for _ in range(T):
+            group = team_group[env.teams()[rows, env.current_seat]]
+            who[:, 1] = env.current_seat
+            actions = np.empty(B, np.int64)
+            for g in range(len(models)):
+                idx = np.flatnonzero(group == g)
+                if idx.size:
+                    obs, mask = env.observation[idx], env.action_mask[idx]
+                    actions[idx] = choose(fixed.get(g, teacher), obs, mask, who[idx])
+                    if g not in fixed:
+                        for store, value in zip(seen[g], (obs, mask, actions[idx])):
+                            store.append(value)
+            _, terminated, truncated = env.step(actions)
+            ended = np.flatnonzero(terminated | truncated)
+            if ended.size:
+                for policy in {teacher, *fixed.values()}:
+                    policy.game_over(ended)
+        for g in learners:
+            obs, mask, chosen = (torch.from_numpy(np.concatenate(v)) for v in seen[g])
+            minibatch = max(1, chosen.shape[0] // num_minibatches)
+            for _ in range(epochs):
+                losses = []
+                for mb in torch.randperm(chosen.shape[0]).split(minibatch):
+                    logits, _ = models[g].actor_step(obs[mb])
+                    loss = -MaskedCategorical(logits, mask[mb]).log_prob(chosen[mb]).mean()
+                    optimizers[g].zero_grad(set_to_none=True)
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(models[g].parameters(), max_grad_norm)
+                    optimizers[g].step()
+                    losses.append(loss.item())
+    return float(np.mean(losses))

@@ -1,0 +1,116 @@
+"""A training run's checkpoints: every team's policy plus the trainer's own state.
+
+``checkpoints/step_N/{team}.pt`` (``agents.checkpoint`` files a ``Policy`` loads from) and
+``trainer.pt`` (counters and the league, for ``--resume``), in a directory that appears all at
+once: assembled under a temporary name, fsynced and renamed, so ``step_N/`` is complete or
+absent.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import asdict
+from pathlib import Path
+
+import torch
+
+from agents.checkpoint import (
+    CheckpointError, atomic_save, check_compatible, fresh_directory, game_metadata,
+    load_checkpoint, save_policy,
+)
+
+TRAINER_FORMAT = "hiddendeck-trainer/2"
+
+
+def checkpoint_metadata(env, args, group: str, model, steps: int, group_steps: int) -> dict:
+    meta = game_metadata(args.game, {"num_players": args.num_players, **args.params})
+    meta.update(
+        team=group,
+        teams=list(env.spec.teams),
+        steps=steps,
+        team_steps=group_steps,
+        seed=args.seed,
+        model=model.config,
+        state_fingerprint=env.state_layout.fingerprint() if args.centralised_critic else None,
+        args={k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(args).items()},
+    )
+    return meta
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def save_run_checkpoint(out: Path, env, args, groups, models, optimizers, pool, counters) -> Path:
+    final = out / "checkpoints" / f"step_{counters['global_step']:012d}"
+    tmp = final.with_name(f".{final.name}.tmp")
+    stale = final.with_name(f".{final.name}.stale")
+    if stale.exists():  # from a save a crash interrupted while it replaced the same step
+        shutil.rmtree(stale)
+    fresh_directory(tmp)  # a killed save may have left partial files there
+    for g, name in enumerate(groups):
+        meta = checkpoint_metadata(env, args, name, models[g], counters["global_step"],
+                                   counters["group_steps"][g])
+        save_policy(tmp / f"{name}.pt", meta, models[g].state_dict(),
+                    optimizer=optimizers[g].state_dict())
+    atomic_save({"format": TRAINER_FORMAT, "counters": counters, "pool": pool.state_dict()},
+                tmp / "trainer.pt")
+    if final.exists():  # the same step saved twice (resume with no progress): replace it
+        final.rename(stale)
+        tmp.rename(final)
+        shutil.rmtree(stale)
+    else:
+        tmp.rename(final)
+    _fsync_dir(final.parent)
+    return final
+
+
+def latest_checkpoint(path: Path) -> Path:
+    """``path`` itself if it is a checkpoint directory, else the newest ``checkpoints/step_*``."""
+    if (path / "trainer.pt").is_file():
+        return path
+    steps = sorted((path / "checkpoints").glob("step_*"))
+    if not steps:
+        raise CheckpointError(f"{path}: neither a checkpoint directory nor a run with checkpoints")
+    return steps[-1]
+
+
+def load_run_checkpoint(path: Path, env, args, groups, models, optimizers, pool) -> dict:
+    """Restore weights, optimisers and league; refuse a checkpoint from another game or setup.
+
+    The optimiser's saved state includes its learning rate; this run's ``learning_rate`` is
+    applied over it (``--resume --lr X`` means X from here on)."""
+    path = latest_checkpoint(path)
+    params = {"num_players": args.num_players, **args.params}
+    for g, name in enumerate(groups):
+        file = path / f"{name}.pt"
+        ckpt = load_checkpoint(file)
+        meta = ckpt["metadata"]
+        check_compatible(meta, args.game, params, file)
+        if meta["model"] != models[g].config:
+            raise CheckpointError(
+                f"{file}: model {meta['model']} differs from this run's {models[g].config} "
+                f"(hidden sizes or centralised critic changed)"
+            )
+        if args.centralised_critic and meta["state_fingerprint"] != env.state_layout.fingerprint():
+            raise CheckpointError(f"{file}: the god-view state layout changed; retrain the critic")
+        models[g].load_state_dict(ckpt["model"])
+        if "optimizer" in ckpt:
+            optimizers[g].load_state_dict(ckpt["optimizer"])
+            for param_group in optimizers[g].param_groups:
+                param_group["lr"] = args.learning_rate
+                param_group["initial_lr"] = args.learning_rate
+    try:
+        trainer = torch.load(path / "trainer.pt", map_location="cpu", weights_only=True)
+    except Exception as e:
+        raise CheckpointError(f"{path / 'trainer.pt'}: unreadable trainer state: {e}") from e
+    if not isinstance(trainer, dict) or trainer.get("format") != TRAINER_FORMAT:
+        raise CheckpointError(f"{path / 'trainer.pt'}: not a {TRAINER_FORMAT} file "
+                              f"(written by another version of the trainer?)")
+    pool.load_state_dict(trainer["pool"])
+    return trainer["counters"]
