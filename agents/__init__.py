@@ -19,6 +19,11 @@ SCRIPTED = {
 }
 
 
+def policy_names(game: str) -> list[str]:
+    """Every policy of ``game`` that needs no file: ``random`` and its scripted players."""
+    return ["random"] + sorted(n for g, n in SCRIPTED if g == game)
+
+
 def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Policy:
     """A policy by name: ``random``, a scripted player of the game (``heuristic``; Among Us
     also ``chain``, the Menace also ``drain``), or the path of a trained checkpoint."""
@@ -31,11 +36,11 @@ def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Polic
     if (spec.name, name) in SCRIPTED:
         module, cls = SCRIPTED[spec.name, name].split(":")
         return getattr(importlib.import_module(module), cls)(spec, params)
-    names = ["random"] + sorted(n for g, n in SCRIPTED if g == spec.name)
+    names = policy_names(spec.name)
     games = sorted(g for g, n in SCRIPTED if n == name)
     if games:
         raise ValueError(f"policy {name!r} plays {games}, not {spec.name!r}; it has {names}")
     raise ValueError(f"unknown policy {name!r}; {spec.name} has {names} or a .pt checkpoint")
 
 
-__all__ = ["Policy", "RandomPolicy", "make_policy"]
+__all__ = ["Policy", "RandomPolicy", "make_policy", "policy_names"]

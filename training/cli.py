@@ -147,7 +147,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="games per team and held-out opponent (default %(default)s)")
     p.add_argument("--eval-opponent", action="append", default=None, metavar="NAME",
                    help="a held-out reference the curves are scored against (repeatable; "
-                   f"default {' '.join(d.eval_opponents)})")
+                   "default: random and every scripted player of the game)")
     p.add_argument("--snapshot-every", type=int, default=d.snapshot_every,
                    help="updates between league snapshots (default %(default)s)")
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every,

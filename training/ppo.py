@@ -35,7 +35,7 @@ import torch
 from torch import nn
 
 import envs
-from agents import make_policy
+from agents import make_policy, policy_names
 from agents.neural import MODEL_KINDS, ActorCritic, MaskedCategorical, load_policy
 from training.evaluate import HeldOut, eval_seed
 from training.gae import per_seat_gae
@@ -162,9 +162,10 @@ class Args:
     """updates between held-out evaluations (0: none); one also runs at the end"""
     eval_games: int = 400
     """games per (team, opponent) in each held-out evaluation"""
-    eval_opponents: tuple[str, ...] = ("random", "heuristic")
-    """held-out references (``agents.make_policy`` names); never put them in the league too if
-    the curves are to mean strength"""
+    eval_opponents: tuple[str, ...] = ()
+    """held-out references (``agents.make_policy`` names; empty: random and every scripted player
+    of the game, e.g. the Menace's drain); never put them in the league too if the curves are to
+    mean strength"""
     threads: int = 1
     """CPU threads for torch and for the engine's parallel loops. One by default: the per-op
     tensors here are small, and on shared cores extra OpenMP threads spin against the neighbours"""
@@ -435,8 +436,9 @@ def train(args: Args) -> dict[str, Path]:
     team_models = {team: models[team_group[k]] for k, team in enumerate(spec.teams)
                    if team_group[k] in trained}
     held_out = None
-    if args.eval_every and args.eval_opponents:
-        held_out = HeldOut(args.game, env.params, list(team_models), list(args.eval_opponents),
+    if args.eval_every:
+        opponents = list(args.eval_opponents) or policy_names(args.game)
+        held_out = HeldOut(args.game, env.params, list(team_models), opponents,
                            args.eval_games, eval_seed(args.seed), out)
 
     helper = ThreadPoolExecutor(1, thread_name_prefix="trainer-helper")

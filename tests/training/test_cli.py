@@ -77,3 +77,12 @@ def test_train_teams_returns_loadable_checkpoints(tmp_path):
         "observation_size"]
     with pytest.raises(ValueError, match="total_steps, seconds"):
         train_teams("amongus", 4, tmp_path)
+
+
+def test_held_out_references_default_to_random_and_every_scripted_player():
+    from agents import policy_names
+    from training.ppo import Args
+
+    assert Args().eval_opponents == ()  # train() then scores against policy_names(game)
+    assert policy_names("menace") == ["random", "drain", "heuristic"]
+    assert policy_names("amongus") == ["random", "chain", "heuristic"]
