@@ -12,16 +12,7 @@ import json
 import sys
 
 import envs
-
-
-def _param(text: str) -> tuple[str, int]:
-    name, sep, value = text.partition("=")
-    if not sep or not name:
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
-    try:
-        return name, int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{name}: expected an integer, got {value!r}") from None
+from training.cli import game_param
 
 
 def _positive(text: str) -> int:
@@ -57,7 +48,7 @@ def _common(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--games", type=_positive, default=games,
                    help="paired deals per pairing (default %(default)s)")
     p.add_argument("--players", type=int, default=None, help="seats at the table")
-    p.add_argument("--param", type=_param, action="append", default=[], metavar="NAME=VALUE",
+    p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE",
                    help="a game parameter, e.g. --param max_rounds=20 (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="the deals: game i is deal (seed, i)")
     p.add_argument("--workers", type=_positive, default=None,
@@ -209,7 +200,7 @@ def register(subparsers) -> None:
                    "(default %(default)s)")
     p.add_argument("--games", type=_positive, default=2000)
     p.add_argument("--players", type=int, default=None, help="seats at the table")
-    p.add_argument("--param", type=_param, action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true")
     p.add_argument("--out", metavar="DIR", default=None,

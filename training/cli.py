@@ -14,7 +14,8 @@ from pathlib import Path
 from training.ppo import Args, train
 
 
-def _param(text: str) -> tuple[str, int]:
+def game_param(text: str) -> tuple[str, int]:
+    """``--param NAME=VALUE``: game parameters are integers (bools as 0/1)."""
     name, sep, value = text.partition("=")
     if not sep or not name:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
@@ -97,7 +98,7 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="also stop after this wall time (imitation and evaluation included)")
     p.add_argument("--out", default=None, help="run directory (default runs/GAME-SEED)")
     p.add_argument("--seed", type=_count, default=d.seed, help="a non-negative integer")
-    p.add_argument("--param", type=_param, action="append", default=[], metavar="NAME=VALUE",
+    p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE",
                    help="another game parameter, e.g. --param max_rounds=20 (repeatable)")
     p.add_argument("--num-envs", type=int, default=d.num_envs, help="games stepped together")
     p.add_argument("--num-steps", type=int, default=d.num_steps, help="batched steps per rollout")
