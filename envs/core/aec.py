@@ -12,7 +12,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .engine import GameDef, check_seed, integer, kernels_for, new_records
+from .engine import (
+    GameDef, check_seed, integer, kernels_for, new_records, pickle_by_game_name,
+    unpickle_by_game_name,
+)
 
 OBSERVATION_HIGH = 2.0  # every observation piece is scaled into [0, 2]
 
@@ -189,21 +192,10 @@ class RawEnv(AECEnv):
         return super().agent_iter(max_iter)
 
     def __getstate__(self) -> dict:
-        """The compiled kernels stay behind and are found again by the game's name, so the env
-        unpickles in a process that never built that game (a ``spawn`` worker)."""
-        state = self.__dict__.copy()
-        del state["_k"], state["game"], state["spec"]
-        state["game_name"] = self.spec.name
-        return state
+        return pickle_by_game_name(self)
 
     def __setstate__(self, state: dict) -> None:
-        from .registry import game
-
-        name = state.pop("game_name")
-        self.__dict__.update(state)
-        self.game = game(name)
-        self.spec = self.game.spec
-        self._k = kernels_for(self.game)
+        unpickle_by_game_name(self, state)
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):

@@ -178,6 +178,27 @@ def new_records(
     return states
 
 
+def pickle_by_game_name(env) -> dict:
+    """An env's state without its compiled kernels: ``unpickle_by_game_name`` finds them again
+    by the game's name, so the env unpickles in a process that never built that game (a
+    ``spawn`` worker). Shared by ``VecEnv`` and the AEC env."""
+    state = env.__dict__.copy()
+    for key in ("_k", "game", "spec"):
+        del state[key]
+    state["game_name"] = env.spec.name
+    return state
+
+
+def unpickle_by_game_name(env, state: dict) -> None:
+    from .registry import game
+
+    name = state.pop("game_name")
+    env.__dict__.update(state)
+    env.game = game(name)
+    env.spec = env.game.spec
+    env._k = kernels_for(env.game)
+
+
 class VecEnv:
     """``num_envs`` games of one kind, stepped together; finished games restart on their own.
 
@@ -386,21 +407,10 @@ class VecEnv:
         return self.game.render(self.records[b], seat)
 
     def __getstate__(self) -> dict:
-        """The compiled kernels and the lock stay behind: ``__setstate__`` finds the game's
-        kernels again by name, so a VecEnv unpickles in a process that never built that game
-        (a ``spawn`` worker)."""
-        state = self.__dict__.copy()
-        for key in ("_k", "_lock", "game", "spec"):
-            del state[key]
-        state["game_name"] = self.spec.name
+        state = pickle_by_game_name(self)
+        del state["_lock"]
         return state
 
     def __setstate__(self, state: dict) -> None:
-        from .registry import game
-
-        name = state.pop("game_name")
-        self.__dict__.update(state)
-        self.game = game(name)
-        self.spec = self.game.spec
-        self._k = kernels_for(self.game)
+        unpickle_by_game_name(self, state)
         self._lock = threading.Lock()
