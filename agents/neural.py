@@ -142,6 +142,10 @@ class ActorCritic(nn.Module):
     ``kind="gru"`` makes the actor recurrent (its last hidden width is the memory size); the
     critic stays a feed-forward MLP: it is only needed in training, where the centralised
     critic can make up for the missing memory with the god-view.
+
+    ``belief_seats`` (P - 1; absent or 0: none) adds the auxiliary role head, a small MLP on
+    the actor's detached features predicting which other seats are on the other side. It is
+    never an input to the actor, and no gradient flows from it into the actor.
     """
 
     def __init__(self, config: dict):
@@ -164,18 +168,44 @@ class ActorCritic(nn.Module):
             self.actor = _mlp(D, list(hidden), A, 0.01)
             self.memory_size = 0
         self.critic = _mlp(config["critic_input_size"], list(hidden), 1, 1.0)
+        seats = config.get("belief_seats", 0)
+        if not isinstance(seats, int) or seats < 0:
+            raise ValueError(f"model config 'belief_seats' must be an integer >= 0, got {seats!r}")
+        self.belief = None
+        if seats:
+            # Built on a forked random stream: the actor and critic, the other teams' networks
+            # and everything the trainer draws later are the same with or without the head.
+            with torch.random.fork_rng(devices=[]):
+                self.belief = _mlp(hidden[-1], [hidden[-1]], seats, 1.0)
 
     @property
     def recurrent(self) -> bool:
         return self.memory_size > 0
 
-    def actor_step(self, observation: torch.Tensor, memory: torch.Tensor | None = None):
-        """``([N, D], [N, M] or None) -> (logits [N, A], new memory [N, M] or None)``."""
+    def actor_forward(self, observation: torch.Tensor, memory: torch.Tensor | None = None):
+        """``([N, D], [N, M] or None) -> (logits [N, A], features [N, H], new memory or None)``:
+        the features are the actor's last hidden layer (a GRU's new memory), which the belief
+        head reads."""
         if self.recurrent:
             if memory is None:
                 raise ValueError("a recurrent actor needs the memory of each row's seat")
-            return self.actor(observation, memory)
-        return self.actor(observation), None
+            logits, memory = self.actor(observation, memory)
+            return logits, memory, memory
+        features = self.actor[:-1](observation)
+        return self.actor[-1](features), features, None
+
+    def actor_step(self, observation: torch.Tensor, memory: torch.Tensor | None = None):
+        """``([N, D], [N, M] or None) -> (logits [N, A], new memory [N, M] or None)``."""
+        logits, _, memory = self.actor_forward(observation, memory)
+        return logits, memory
+
+    def belief_logits(self, features: torch.Tensor) -> torch.Tensor:  # [N, H] -> [N, P - 1]
+        """The role head: logit that each other seat (seat-relative, 1 .. P-1) is on the other
+        side. It reads the actor's features *detached*: its loss trains the head alone, so the
+        privileged teams it learns from never shape the actor (``docs/evaluation.md``)."""
+        if self.belief is None:
+            raise ValueError("this network has no belief head (model config 'belief_seats' 0)")
+        return self.belief(features.detach())
 
     def value(self, critic_input: torch.Tensor) -> torch.Tensor:  # [N, C] -> [N]
         return self.critic(critic_input).squeeze(-1)
@@ -200,21 +230,28 @@ class NeuralPolicy(Policy):
         self._generator = torch.Generator().manual_seed(seed)
         self._observation_size = model.config["observation_size"]
         self._num_actions = model.config["num_actions"]
+        self.beliefs_unavailable = None if model.belief is not None else (
+            "its checkpoint has no belief head (trained with --belief-coef 0, for a "
+            "free-for-all game, or before the trainer had the head): it holds no beliefs")
 
-    def _checked(self, observation, action_mask) -> tuple[torch.Tensor, torch.Tensor]:
+    def _observation(self, observation) -> torch.Tensor:
         observation = np.ascontiguousarray(observation, dtype=np.float32)
-        action_mask = np.ascontiguousarray(action_mask, dtype=np.bool_)
         if observation.ndim != 2 or observation.shape[1] != self._observation_size:
             raise ValueError(
                 f"{self.name}: observation must be [N, {self._observation_size}], "
                 f"got {observation.shape}"
             )
+        return torch.from_numpy(observation)
+
+    def _checked(self, observation, action_mask) -> tuple[torch.Tensor, torch.Tensor]:
+        observation = self._observation(observation)
+        action_mask = np.ascontiguousarray(action_mask, dtype=np.bool_)
         if action_mask.shape != (observation.shape[0], self._num_actions):
             raise ValueError(
                 f"{self.name}: action_mask must be [{observation.shape[0]}, {self._num_actions}], "
                 f"got {action_mask.shape}"
             )
-        return torch.from_numpy(observation), torch.from_numpy(action_mask)
+        return observation, torch.from_numpy(action_mask)
 
     def _choose(self, logits: torch.Tensor, mask: torch.Tensor) -> np.ndarray:
         dist = MaskedCategorical(logits, mask)
@@ -227,6 +264,20 @@ class NeuralPolicy(Policy):
         with torch.inference_mode():
             logits, _ = self.model.actor_step(observation)
             return self._choose(logits, action_mask)
+
+    def beliefs(self, observation: np.ndarray, who: np.ndarray | None = None) -> np.ndarray:
+        """``[N, D] -> [N, P]``: column ``j`` the probability that the seat ``j`` places
+        clockwise is on the other side (column 0, the observer, is 0), from the role head."""
+        if self.beliefs_unavailable:
+            raise ValueError(f"{self.name}: {self.beliefs_unavailable}")
+        observation = self._observation(observation)
+        with torch.inference_mode():
+            _, features, _ = self.model.actor_forward(observation)
+            return self._probabilities(features)
+
+    def _probabilities(self, features: torch.Tensor) -> np.ndarray:
+        p = torch.sigmoid(self.model.belief_logits(features)).double().numpy()
+        return np.concatenate([np.zeros((p.shape[0], 1)), p], 1)
 
 
 class RecurrentPolicy(NeuralPolicy):
@@ -246,26 +297,43 @@ class RecurrentPolicy(NeuralPolicy):
     def act(
         self, observation: np.ndarray, action_mask: np.ndarray, who: np.ndarray | None = None
     ) -> np.ndarray:
-        if who is None:
-            raise ValueError(
-                f"{self.name} is recurrent: pass who=[N, 2] ints, each row's (game slot, seat), "
-                f"so that each seat's memory carries over between its decisions"
-            )
-        who = np.asarray(who, np.int64)
         observation, action_mask = self._checked(observation, action_mask)
-        if who.shape != (observation.shape[0], 2) or (who < 0).any():
-            raise ValueError(
-                f"{self.name}: who must be [{observation.shape[0]}, 2] non-negative ints "
-                f"(game slot, seat), got shape {who.shape}"
-            )
-        if np.unique(who, axis=0).shape[0] != who.shape[0]:
-            raise ValueError(f"{self.name}: a (game slot, seat) appears twice in who")
+        who = self._who(who, observation.shape[0])
         self._grow(int(who[:, 0].max(initial=-1)) + 1, int(who[:, 1].max(initial=-1)) + 1)
         slot, seat = torch.from_numpy(who[:, 0]), torch.from_numpy(who[:, 1])
         with torch.inference_mode():
             logits, memory = self.model.actor_step(observation, self._memory[slot, seat])
             self._memory[slot, seat] = memory
             return self._choose(logits, action_mask)
+
+    def beliefs(self, observation: np.ndarray, who: np.ndarray | None = None) -> np.ndarray:
+        """As ``NeuralPolicy.beliefs``, read from each row's seat memory as its latest decision
+        (``act`` with the same ``who``) left it: the observation is already in that memory."""
+        if self.beliefs_unavailable:
+            raise ValueError(f"{self.name}: {self.beliefs_unavailable}")
+        who = self._who(who, self._observation(observation).shape[0])
+        if (who[:, 0] >= self._memory.shape[0]).any() or (who[:, 1] >= self._memory.shape[1]).any():
+            raise ValueError(f"{self.name}: beliefs asked of a (game slot, seat) that has not "
+                             f"decided yet; call act for it first")
+        slot, seat = torch.from_numpy(who[:, 0]), torch.from_numpy(who[:, 1])
+        with torch.inference_mode():
+            return self._probabilities(self._memory[slot, seat])
+
+    def _who(self, who, n: int) -> np.ndarray:
+        if who is None:
+            raise ValueError(
+                f"{self.name} is recurrent: pass who=[N, 2] ints, each row's (game slot, seat), "
+                f"so that each seat's memory carries over between its decisions"
+            )
+        who = np.asarray(who, np.int64)
+        if who.shape != (n, 2) or (who < 0).any():
+            raise ValueError(
+                f"{self.name}: who must be [{n}, 2] non-negative ints "
+                f"(game slot, seat), got shape {who.shape}"
+            )
+        if np.unique(who, axis=0).shape[0] != who.shape[0]:
+            raise ValueError(f"{self.name}: a (game slot, seat) appears twice in who")
+        return who
 
     def _grow(self, slots: int, seats: int) -> None:
         have_slots, have_seats, M = self._memory.shape

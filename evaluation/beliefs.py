@@ -1,10 +1,13 @@
 """The belief benchmark: how well a policy knows who is on the other side.
 
-The interface. A policy may expose ``beliefs(observation [N, D]) -> [N, P] float``: row n,
-column j is the probability that the seat ``j`` places clockwise from the observer (seat-relative,
-as observations are) is on the other side from the observer; column 0, the observer itself, is
-ignored. Nothing else is asked of the policy, so a scripted bot, a network with an auxiliary
-role head, or a wrapper around either can be scored alike.
+The interface. A policy may expose ``beliefs(observation [N, D], who [N, 2]) -> [N, P]
+float``, asked right after ``act`` for the same rows (``who`` as ``act`` takes it, so a policy
+with memory answers from the memory that decision left): row n, column j is the probability
+that the seat ``j`` places clockwise from the observer (seat-relative, as observations are) is
+on the other side from the observer; column 0, the observer itself, is ignored. Nothing else is
+asked of the policy, so a scripted bot, a network with an auxiliary role head, or a wrapper
+around either can be scored alike. A policy whose ``beliefs`` cannot answer (a checkpoint
+trained without the head) says why in ``beliefs_unavailable`` and is scored as having none.
 
 The scores, over the decisions of the seats the policy plays in evaluation games, against the
 true teams (``VecEnv.teams()``, which no policy sees): log-loss, Brier score, expected
@@ -16,11 +19,16 @@ other half, as the policy is. The probe reads what the observation allows a simp
 infer, so ``share = (base - policy) / (base - probe)`` of log-loss says how much of that the
 policy has: 0 no better than the base rate, 1 as good as the probe, above 1 better than it.
 
-Mass on ruled-out assignments, as far as marginal beliefs can show it: ``count_error`` is the
-mean gap between the number of other-side seats the beliefs imply (their sum) and the true
-number, which in both team games the table size fixes and every seat can work out; beliefs
-with mass on assignments of the wrong size show it as a gap. Facts public only in one game
-(a revealed agenda, a cleared player) need that game's own check and are not scored here.
+Mass on ruled-out assignments (``ruled_out``). The public facts of a decision (read from the
+observation by the game's own ``PUBLIC_FACTS`` function) settle some seats' sides and the
+number of other-side seats; the assignments they allow are those that agree with both.
+Beliefs are marginals, so the mass a policy puts on a set of assignments is not defined by
+them alone; what is defined is the least mass *any* joint distribution with these marginals
+must put on ruled-out assignments, 1 minus the largest mass the allowed assignments can carry
+(``allowed_mass``, exact, in closed form). It is 0 exactly when the beliefs are consistent with
+the facts, so a correct, unsure belief (1/2 on each of two seats, one of which is the menace)
+costs nothing, while 0.9 on each of them costs 0.8, and a belief of 0.3 that a revealed crew
+member is on the other side costs 0.3.
 """
 
 from __future__ import annotations
@@ -42,12 +50,121 @@ EPS = 1e-6
 
 
 class Believer(Protocol):
-    def beliefs(self, observation: np.ndarray) -> np.ndarray:  # [N, D] -> [N, P]
-        ...
+    def beliefs(self, observation: np.ndarray, who: np.ndarray) -> np.ndarray:
+        ...  # [N, D], [N, 2] -> [N, P]
 
 
 def has_beliefs(policy) -> TypeGuard[Believer]:
-    return callable(getattr(policy, "beliefs", None))
+    return (callable(getattr(policy, "beliefs", None))
+            and not getattr(policy, "beliefs_unavailable", None))
+
+
+# --- public facts ---------------------------------------------------------------------------
+
+
+def menace_facts(x: dict, params: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The Menace: a revealed agenda (a killed, exiled or Witnessed seat) settles its side,
+    and the table size fixes the agendas dealt (``rules/setup.deal_agendas``: one Menace at 4
+    seats, two from 5, the Coward from 7). The Coward sides with the Menace once a Menace has
+    fallen while one lives, all of which is public: a fallen Menace is revealed, and a seat
+    not revealed is alive. So its side, the number of Menace-side seats and the observer's
+    own side (its agenda; the Coward's side is shown to the Coward) are all known."""
+    from envs.menace.cards import MENACE, THE_COWARD
+    from envs.menace.tables import AGENDA_SIDE
+
+    n = params["num_players"]
+    menaces, coward = (1 if n == 4 else 2), n >= 7
+    shown = x["agenda_revealed"] > 0  # [M, n, agendas], seat-relative
+    known = shown.any(-1)
+    known[:, 0] = True
+    agenda = np.where(known, shown.argmax(-1), -1)
+    agenda[:, 0] = x["own_agenda"].argmax(-1)
+    alive = x["alive"] > 0
+    menace = known & (AGENDA_SIDE[agenda] == MENACE)
+    fallen = (menace & (~alive | (x["exiled"] > 0))).any(1)
+    menace_alive = (menace.sum(1) < menaces) | (menace & alive).any(1)
+    coward_menace = coward & fallen & menace_alive  # [M]
+    is_menace = np.where(agenda == THE_COWARD, coward_menace[:, None],
+                         AGENDA_SIDE[agenda] == MENACE)
+    menace_side = menaces + coward_menace.astype(np.int64)
+    own = is_menace[:, 0]
+    settled = np.where(known, is_menace != own[:, None], -1)[:, 1:].astype(np.int8)
+    count = np.where(own, n - menace_side, menace_side)
+    return settled, count
+
+
+def amongus_facts(x: dict, params: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Among Us: one impostor; its colour is public from the start, and a character card face
+    up (voted, voted for, cleared, guessed in a sabotage) shows a colour, so that seat's side;
+    a seat a clearer looked at is publicly not the impostor. The observer knows its own card."""
+    n = params["num_players"]
+    own = x["is_impostor"][:, 0] > 0  # [M]
+    up = x["revealed"] > 0  # [M, n]
+    impostor = x["known_colour"].argmax(-1) == x["impostor_colour"].argmax(-1)[:, None]
+    side = np.where(up, impostor, np.where(x["not_impostor"] > 0, False, -1))
+    other = np.where(side < 0, -1, side != own[:, None])
+    settled = other[:, 1:].astype(np.int8)
+    count = np.where(own, n - 1, 1)
+    return settled, count
+
+
+PUBLIC_FACTS = {"menace": menace_facts, "amongus": amongus_facts}
+"""Per game: ``(pieces of the observations [M, ...] by name, params) -> (settled [M, P-1]
+int8: 1 the seat is publicly on the observer's other side, 0 on its side, -1 not settled;
+count [M]: the number of other seats on the other side)``, from what the observer sees."""
+
+
+def public_facts(game: str, observation: np.ndarray, params: dict):
+    """``PUBLIC_FACTS`` of ``game`` for observations ``[M, D]``, or None for a game without."""
+    facts = PUBLIC_FACTS.get(game)
+    if facts is None:
+        return None
+    layout = envs.registry[game].observation_layout(params)
+    return facts(layout.split(np.asarray(observation)), params)
+
+
+def _largest_share(b: np.ndarray, free: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Per row, the largest m in [0, 1] with ``sum over free seats of min(m, b) >= k m``: how
+    much mass sets of exactly k free seats can carry when each seat's inclusion is at most its
+    belief. ``sum min(m, b)`` is the minimum over subsets I of ``sum_I b + (u - |I|) m``, and for
+    each size i the i smallest beliefs bind, so m* = min over i with k - u + i > 0 of
+    ``(sum of the i smallest) / (k - u + i)``."""
+    u = free.sum(1)
+    ordered = np.sort(np.where(free, b, np.inf), 1)
+    smallest = np.concatenate([np.zeros((b.shape[0], 1)),
+                               np.cumsum(np.where(np.isfinite(ordered), ordered, 0.0), 1)], 1)
+    best = np.ones(b.shape[0])
+    for i in range(b.shape[1] + 1):
+        denominator = k - u + i
+        ok = (i <= u) & (denominator > 0)
+        best = np.where(ok, np.minimum(best, smallest[:, i] / np.maximum(denominator, 1)), best)
+    return best
+
+
+def allowed_mass(p: np.ndarray, settled: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """The largest mass that assignments the facts allow can carry under marginal beliefs
+    ``p [M, K]`` (``1 - allowed_mass`` is the mass any joint with these marginals must put on
+    ruled-out assignments). A joint's allowed part of mass m needs, for each settled seat, m
+    at most the belief in its true side; on the free seats, a distribution over sets of exactly
+    k other-side seats (k: ``count`` less the settled other-side seats) whose inclusion
+    probabilities pi lie in ``[max(0, m - (1 - b)), min(m, b)]`` and sum to ``k m``. Such pi
+    exists iff ``sum min(m, b) >= k m`` and ``sum min(m, 1 - b) >= (u - k) m``; both hold on an
+    interval from 0, whose ends ``_largest_share`` gives."""
+    p = np.asarray(p, np.float64)
+    settled = np.asarray(settled)
+    count = np.asarray(count, np.int64)
+    if p.shape != settled.shape or count.shape != p.shape[:1]:
+        raise ValueError(f"beliefs {p.shape}, settled {settled.shape} and count {count.shape} "
+                         f"do not fit")
+    free = settled < 0
+    k = count - (settled == 1).sum(1)
+    if ((k < 0) | (k > free.sum(1))).any():
+        row = int(np.flatnonzero((k < 0) | (k > free.sum(1)))[0])
+        raise ValueError(f"public facts contradict each other in row {row}: settled "
+                         f"{settled[row].tolist()} with {count[row]} other-side seats")
+    cap = np.where(settled == 1, p, np.where(settled == 0, 1.0 - p, 1.0)).min(1)
+    return np.minimum.reduce([cap, _largest_share(p, free, k),
+                              _largest_share(1.0 - p, free, free.sum(1) - k)])
 
 
 @dataclass
@@ -104,7 +221,8 @@ def collect(game: str, policies: dict, scored: set, games: int, seed: int = 0,
                     parts["game"].append(game_of[pick].copy())
                     parts["team"].append(side[pick].copy())
                     if has_beliefs(policy):
-                        b = np.asarray(policy.beliefs(vec.observation[pick]), np.float64)
+                        b = np.asarray(policy.beliefs(vec.observation[pick], who[pick]),
+                                       np.float64)
                         if b.shape != (pick.size, P):
                             raise ValueError(f"{policy}: beliefs must be [N, {P}], got {b.shape}")
                         parts["beliefs"].append(b[:, 1:])
@@ -139,8 +257,10 @@ def collect(game: str, policies: dict, scored: set, games: int, seed: int = 0,
                     cat["team"], cat["beliefs"])
 
 
-def scores(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict:
-    """Log-loss, Brier, ECE and top-1 of probabilities ``p`` [M, K] for truths ``y`` [M, K]."""
+def scores(p: np.ndarray, y: np.ndarray, facts=None, bins: int = 10) -> dict:
+    """Log-loss, Brier, ECE and top-1 of probabilities ``p`` [M, K] for truths ``y`` [M, K];
+    with ``facts`` (``(settled, count)`` of ``public_facts``), the mean mass on assignments
+    they rule out."""
     p = np.clip(np.asarray(p, np.float64), EPS, 1 - EPS)
     y = np.asarray(y, bool)
     flat_p, flat_y = p.ravel(), y.ravel()
@@ -158,9 +278,9 @@ def scores(p: np.ndarray, y: np.ndarray, bins: int = 10) -> dict:
     has_other = y.any(1)
     top1 = float(y[np.flatnonzero(has_other), p[has_other].argmax(1)].mean()) \
         if has_other.any() else float("nan")
-    count_error = float(np.mean(np.abs(p.sum(1) - y.sum(1))))
+    ruled_out = None if facts is None else float(np.mean(1.0 - allowed_mass(p, *facts)))
     return {"n": int(y.size), "log_loss": log_loss, "brier": brier, "ece": float(ece),
-            "top1": top1, "count_error": count_error, "calibration": curve}
+            "top1": top1, "ruled_out": ruled_out, "calibration": curve}
 
 
 def train_probe(x: np.ndarray, y: np.ndarray, groups: np.ndarray, seed: int = 0,
@@ -244,17 +364,25 @@ def benchmark(game: str, policy: str, games: int = 2_000, against: str = "heuris
         predictors[entrant.label] = data.beliefs[test]
     rounds = data.round[test]
     teams = data.team[test]
+    facts = public_facts(game, data.observation[test], params)
+
+    def part(at):
+        return None if facts is None else (facts[0][at], facts[1][at])
+
     result = {"game": game, "version": spec.version, "params": params, "policy": entrant.label,
               "teams": list(entrant.roles), "against": other.label, "games": games, "seed": seed,
               "decisions_scored": int(test.sum()), "has_beliefs": data.beliefs is not None,
-              "overall": {k: scores(v, y) for k, v in predictors.items()}, "by_round": {}}
+              "no_beliefs_because": getattr(built, "beliefs_unavailable", None),
+              "overall": {k: scores(v, y, facts) for k, v in predictors.items()},
+              "by_round": {}}
     for r in np.unique(rounds):
         at = rounds == r
         if at.sum() >= 50:
-            result["by_round"][int(r)] = {k: _brief(scores(v[at], y[at]))
+            result["by_round"][int(r)] = {k: _brief(scores(v[at], y[at], part(at)))
                                           for k, v in predictors.items()}
     # by the observer's side: a side that knows its partners has little left to infer
-    result["by_team"] = {spec.teams[t]: {k: _brief(scores(v[teams == t], y[teams == t]))
+    result["by_team"] = {spec.teams[t]: {k: _brief(scores(v[teams == t], y[teams == t],
+                                                          part(teams == t)))
                                         for k, v in predictors.items()}
                          for t in np.unique(teams)}
     o = result["overall"]
@@ -266,6 +394,10 @@ def benchmark(game: str, policy: str, games: int = 2_000, against: str = "heuris
     return result
 
 
+def _mass(s: dict) -> str:
+    return "-" if s["ruled_out"] is None else f"{s['ruled_out']:.3f}"
+
+
 def _brief(s: dict) -> dict:
     return {k: v for k, v in s.items() if k != "calibration"}
 
@@ -275,16 +407,17 @@ def format_result(r: dict) -> str:
              f"{'/'.join(r['teams'])} (other teams: {r['against']}), "
              f"{r['decisions_scored']:,} decisions of {r['games'] // 2:,} held-out games"]
     if not r["has_beliefs"]:
-        lines.append(f"({r['policy']} has no beliefs(); base rate and probe only)")
+        lines.append(f"({r['policy']}: {r.get('no_beliefs_because') or 'has no beliefs()'}; "
+                     f"base rate and probe only)")
     head = (f"{'round/team':>10} {'predictor':<14} {'log-loss':>9} {'Brier':>7} {'ECE':>7} "
-            f"{'top-1':>7} {'count err':>9}")
+            f"{'top-1':>7} {'ruled out':>9}")
     lines += [head, "-" * len(head)]
     rows = [("all", r["overall"])] + [(k, v) for k, v in r.get("by_team", {}).items()]
     rows += [(str(k), v) for k, v in r["by_round"].items()]
     for label, table in rows:
         for name, s in table.items():
             lines.append(f"{label:>10} {name:<14} {s['log_loss']:>9.4f} {s['brier']:>7.4f} "
-                         f"{s['ece']:>7.4f} {s['top1']:>7.3f} {s['count_error']:>9.3f}")
+                         f"{s['ece']:>7.4f} {s['top1']:>7.3f} {_mass(s):>9}")
     if r.get("share_of_probe") is not None:
         lines.append(f"share of the probe's log-loss gain over the base rate: "
                      f"{r['share_of_probe']:.2f}")

@@ -68,12 +68,14 @@ def _beliefs_section(directory: Path, base: Path) -> list[str]:
              f"{r['decisions_scored']:,} decisions of the held-out half of {r['games']:,} games"
              + ("" if r["has_beliefs"] else f"; {r['policy']} has no beliefs(), so only the "
                 "base rate and the probe") + ".", "",
-             "| observer | predictor | log-loss | Brier | ECE | top-1 | count gap |",
+             "| observer | predictor | log-loss | Brier | ECE | top-1 | ruled out |",
              "|---|---|---|---|---|---|---|"]
     for who, table in [("all", r["overall"])] + list(r.get("by_team", {}).items()):
         for name, s in table.items():
             lines.append(f"| {who} | {name} | {s['log_loss']:.4f} | {s['brier']:.4f} | "
-                         f"{s['ece']:.4f} | {s['top1']:.3f} | {s['count_error']:.3f} |")
+                         f"{s['ece']:.4f} | {s['top1']:.3f} | "
+                         + ("-" if s.get("ruled_out") is None else f"{s['ruled_out']:.3f}")
+                         + " |")
     if r.get("share_of_probe") is not None:
         lines += ["", f"Share of the probe's log-loss gain: {r['share_of_probe']:.2f}"]
     if (directory / "calibration.png").is_file():

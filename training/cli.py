@@ -117,6 +117,10 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--centralised-critic", action="store_true",
                    help="the critic also reads the god-view state()")
     p.add_argument("--shared-policy", action="store_true", help="one policy for every seat")
+    p.add_argument("--belief-coef", type=_non_negative, default=d.belief_coef,
+                   help="weight of the auxiliary role-prediction head's loss, trained on the "
+                   "true teams and never fed back to the actor (default %(default)s; 0: no "
+                   "head; team games only)")
     p.add_argument("--opponent-share", type=float, default=d.opponent_share,
                    help="share of game sides played by league members (default %(default)s)")
     p.add_argument("--pool-size", type=_count, default=d.pool_size,
@@ -183,6 +187,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         model=ns.model,
         hidden=ns.hidden,
         centralised_critic=ns.centralised_critic,
+        belief_coef=ns.belief_coef,
         shared_policy=ns.shared_policy,
         opponent_share=ns.opponent_share,
         pool_size=ns.pool_size,

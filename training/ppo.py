@@ -37,6 +37,7 @@ from torch import nn
 import envs
 from agents import make_policy, policy_names
 from agents.neural import MODEL_KINDS, ActorCritic, MaskedCategorical, load_policy
+from evaluation.entrants import free_for_all
 from training.evaluate import HeldOut, eval_seed
 from training.gae import per_seat_gae
 from training.imitate import imitate
@@ -104,6 +105,11 @@ class Args:
     """hidden widths of the actor and of the critic MLPs (for "gru", the last is the memory)"""
     centralised_critic: bool = False
     """the critic also reads the god-view ``state()`` (never the actor)"""
+    belief_coef: float = 1.0
+    """weight of the auxiliary role head's loss (0: no head). The head predicts, from the
+    actor's detached features, which other seats are on the other side, trained on the true
+    teams; ``beliefs()`` of a loaded checkpoint reads it. No gradient reaches the actor, so the
+    policy trained is the same with or without it. Team games only (none for free-for-all)"""
     shared_policy: bool = False
     """one policy for every seat (implied when the game has a single team)"""
     opponent_share: float = 0.2
@@ -201,12 +207,14 @@ class Args:
         for name in ("learning_rate", "imitation_lr", "imitation_share", "ent_coef",
                      "ent_coef_final", "vf_coef", "max_grad_norm",
                      "teacher_coef", "teacher_until", "teacher_final",
-                     "clip_coef", "target_kl", "seconds", "gamma", "gae_lambda"):
+                     "clip_coef", "target_kl", "seconds", "gamma", "gae_lambda", "belief_coef"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)):
                 raise ValueError(f"{name} must be a finite number, got {value!r}")
         if not self.learning_rate > 0:
             raise ValueError(f"learning_rate must be positive, got {self.learning_rate}")
+        if self.belief_coef < 0:
+            raise ValueError(f"belief_coef must be >= 0, got {self.belief_coef}")
         if self.ent_coef < 0 or (self.ent_coef_final is not None and self.ent_coef_final < 0):
             raise ValueError(f"entropy coefficients must be >= 0, got {self.ent_coef}, "
                              f"{self.ent_coef_final}")
@@ -252,13 +260,16 @@ def group_names(spec, shared: bool) -> list[str]:
 
 def model_config(env, args: Args) -> dict:
     critic_input = env.observation_size + (env.state_size if args.centralised_critic else 0)
-    return {
+    config = {
         "kind": args.model,
         "observation_size": env.observation_size,
         "num_actions": env.num_actions,
         "critic_input_size": critic_input,
         "hidden": list(args.hidden),
     }
+    if args.belief_coef > 0 and not free_for_all(env.spec):
+        config["belief_seats"] = env.num_players - 1
+    return config
 
 
 def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: Args,
@@ -266,7 +277,9 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
                train_actor: bool = True, teacher_coef: float = 0.0) -> dict:
     """Clipped PPO on one team's transitions, the flat rollout rows ``rows [N]``; the stored
     masks rebuild the same distribution. ``train_actor=False``: the critic alone learns;
-    ``teacher_coef``: plus the cross-entropy to the stored teacher choices.
+    ``teacher_coef``: plus the cross-entropy to the stored teacher choices. A belief head
+    learns throughout (``Args.belief_coef`` times its cross-entropy to the stored teams), on
+    its own gradient, clipped apart: the actor and critic take the same steps as without it.
 
     Feed-forward: minibatches are random transitions. Recurrent (``sequences``: the index of
     ``seat_sequences`` translated to flat rollout rows, and its restarts): minibatches are
@@ -277,6 +290,10 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
     minibatch = max(1, units // args.num_minibatches)
     stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clipfrac": [],
              "teacher_loss": []}
+    head = [] if model.belief is None else list(model.belief.parameters())
+    trunk = [p for p in model.parameters() if all(p is not h for h in head)]
+    if head:
+        stats["belief_loss"] = []
     for _ in range(args.update_epochs):
         chosen = torch.randperm(units).split(minibatch)
         if sequences is None:
@@ -287,15 +304,15 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
         for k, mb in enumerate(gather.epoch(minibatch_rows)):
             if sequences is not None:
                 with clock.net():
-                    _, logits = recurrent_logits(model, gather.rollout["obs"],
-                                                 gather.rollout["memory_in"], *windows[k])
+                    _, logits, features = recurrent_logits(
+                        model, gather.rollout["obs"], gather.rollout["memory_in"], *windows[k])
             obs, mask = mb["obs"], mb["mask"]
             critic_in = obs if "state" not in mb else torch.cat([obs, mb["state"]], 1)
             actions, old_logp = mb["actions"], mb["logp"]
             adv, ret, old_v = mb["advantages"], mb["returns"], mb["values"]
             with clock.net():
                 if sequences is None:
-                    logits, _ = model.actor_step(obs)
+                    logits, features, _ = model.actor_forward(obs)
                 dist = MaskedCategorical(logits, mask)
                 logp = dist.log_prob(actions)
                 entropy = dist.entropy().mean()
@@ -320,6 +337,10 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
                 loss = args.vf_coef * v_loss
                 if train_actor:
                     loss = loss + pg_loss - ent_coef * entropy + teacher_coef * teacher_loss
+                if head:
+                    belief_loss = nn.functional.binary_cross_entropy_with_logits(
+                        model.belief_logits(features), mb["other_side"].float())
+                    loss = loss + args.belief_coef * belief_loss
                 if not torch.isfinite(loss):
                     raise TrainingError(
                         f"non-finite loss (policy {pg_loss.item()}, value {v_loss.item()}, "
@@ -327,12 +348,16 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
                         f"checkpoint on disk is intact")
                 optimizer.zero_grad(set_to_none=True)
                 loss.backward()
-                nn.utils.clip_grad_norm_(model.parameters(), args.max_grad_norm)
+                nn.utils.clip_grad_norm_(trunk, args.max_grad_norm)
+                if head:
+                    nn.utils.clip_grad_norm_(head, args.max_grad_norm)
                 optimizer.step()
             for key, v in (("policy_loss", pg_loss), ("value_loss", v_loss), ("entropy", entropy),
                            ("approx_kl", approx_kl), ("clipfrac", clipfrac),
                            ("teacher_loss", teacher_loss)):
                 stats[key].append(v.item())
+            if head:
+                stats["belief_loss"].append(belief_loss.item())
         if args.target_kl is not None and stats["approx_kl"][-1] > args.target_kl:
             break
     bad = [name for name, p in model.named_parameters() if not torch.isfinite(p).all()]

@@ -39,11 +39,12 @@ def seat_sequences(batch_rows: np.ndarray, B: int, seat: np.ndarray, episode: np
     return index, restart
 
 
-def recurrent_logits(model, obs, memory_in, index, restart) -> tuple[torch.Tensor, torch.Tensor]:
+def recurrent_logits(model, obs, memory_in, index, restart):
     """Logits of the valid entries of ``index [L, C]`` (time-major order), the GRU memory
-    carried along each column; returns ``(rows, logits)``."""
+    carried along each column; returns ``(rows, logits, features)``, the features being each
+    entry's new memory (what the belief head reads)."""
     memory = torch.zeros((index.shape[1], model.memory_size))
-    rows, logits = [], []
+    rows, logits, features = [], [], []
     for step in range(index.shape[0]):
         valid = index[step] >= 0
         at = index[step].clamp_min(0)
@@ -52,4 +53,5 @@ def recurrent_logits(model, obs, memory_in, index, restart) -> tuple[torch.Tenso
         memory = torch.where(valid[:, None], new_memory, memory)
         rows.append(index[step][valid])
         logits.append(out[valid])
-    return torch.cat(rows), torch.cat(logits)
+        features.append(new_memory[valid])
+    return torch.cat(rows), torch.cat(logits), torch.cat(features)

@@ -31,13 +31,16 @@ from training.pool import OpponentPool, draw_frozen_sides
 class Rollout:
     """Preallocated ``[S, B, ...]`` buffers; the numpy views share the torch tensors' memory."""
 
-    def __init__(self, T: int, B: int, P: int, D: int, A: int, state_size: int, memory: int):
+    def __init__(self, T: int, B: int, P: int, D: int, A: int, state_size: int, memory: int,
+                 beliefs: bool = False):
         S = P + T
         self.T, self.B, self.P, self.S = T, B, P, S
         self.obs = torch.zeros((S, B, D))
         self.mask = torch.zeros((S, B, A), dtype=torch.bool)
         self.state = torch.zeros((S, B, state_size)) if state_size else None
         self.memory_in = torch.zeros((S, B, memory)) if memory else None
+        # the belief head's targets: each other seat (seat-relative) on the decider's other side
+        self.other_side = torch.zeros((S, B, P - 1), dtype=torch.bool) if beliefs else None
         self.actions = torch.zeros((S, B), dtype=torch.int64)
         self.teacher = torch.zeros((S, B), dtype=torch.int64)  # the teacher's choice, if any
         self.logp = torch.full((S, B), float("nan"))
@@ -62,11 +65,13 @@ class Rollout:
             out["state"] = self.state
         if self.memory_in is not None:
             out["memory_in"] = self.memory_in
+        if self.other_side is not None:
+            out["other_side"] = self.other_side
         return {k: v.flatten(0, 1) for k, v in out.items()}
 
     def _flat_fields(self):
         tensors = [self.obs, self.mask, self.actions, self.teacher, self.logp, self.values,
-                   self.state, self.memory_in]
+                   self.state, self.memory_in, self.other_side]
         arrays = [self.rewards, self.done, self.seat, self.group, self.learn, self.episode]
         return ([t.flatten(0, 1) for t in tensors if t is not None],
                 [a.reshape(-1) for a in arrays])
@@ -153,7 +158,9 @@ class Collector:
         self.fixed_side = np.isin(np.arange(self.sides), list(fixed))  # fixed: non-shared groups
         M = models[0].memory_size
         self.buf = Rollout(T, B, P, env.observation_size, env.num_actions,
-                           env.state_size if centralised_critic else 0, M)
+                           env.state_size if centralised_critic else 0, M,
+                           models[0].belief is not None)
+        self.others = (np.arange(P)[:, None] + np.arange(1, P)[None, :]) % P  # [seat, j-1]
         self.last = np.full((B, P), -1, np.int64)
         self.decided = np.zeros((B, P), np.bool_)
         self.opponent = np.full((B, self.sides), -1, np.int64)
@@ -204,7 +211,11 @@ class Collector:
             if buf.state is not None:
                 buf.state[slot] = torch.from_numpy(env.state())
             seat = env.current_seat
-            team = env.teams()[rows, seat]
+            teams = env.teams()
+            team = teams[rows, seat]
+            if buf.other_side is not None:
+                buf.other_side[slot] = torch.from_numpy(
+                    teams[rows[:, None], self.others[seat]] != team[:, None])
             group = self.team_group[team]
             member = self.opponent[rows, seat if self.shared else team]
             buf.seat[slot], buf.group[slot], buf.learn[slot] = seat, group, member < 0

@@ -95,7 +95,8 @@ def load_run_checkpoint(path: Path, env, args, groups, models, optimizers, pool)
         if meta["model"] != models[g].config:
             raise CheckpointError(
                 f"{file}: model {meta['model']} differs from this run's {models[g].config} "
-                f"(hidden sizes or centralised critic changed)"
+                f"(hidden sizes, centralised critic or belief head changed: a run from before "
+                f"the belief head resumes with --belief-coef 0)"
             )
         if args.centralised_critic and meta["state_fingerprint"] != env.state_layout.fingerprint():
             raise CheckpointError(f"{file}: the god-view state layout changed; retrain the critic")

@@ -1,14 +1,22 @@
 """The belief benchmark: scores against known values, and a scripted policy with beliefs."""
 
+import itertools
 import math
 
 import numpy as np
 import pytest
 
+import envs
 import evaluation.entrants
 from agents.policy import RandomPolicy
-from evaluation.beliefs import benchmark, scores
+from envs.menace import cards as c
+from envs.menace.observe import observe as menace_observe
+from envs.menace.rules.fates import exile, kill
+from envs.menace.spec import SPEC
+from evaluation.beliefs import allowed_mass, benchmark, collect, public_facts, scores
 from evaluation.cli import main
+from tests.amongus.board import Table
+from tests.menace.scenario import table
 
 
 def test_scores_of_known_predictions():
@@ -17,7 +25,7 @@ def test_scores_of_known_predictions():
     assert half["log_loss"] == pytest.approx(math.log(2))
     assert half["brier"] == pytest.approx(0.25)
     assert half["ece"] == pytest.approx(0.0)  # 0.5 predicted, 3 of 6 true
-    assert half["count_error"] == pytest.approx(0.5)  # 1.5 implied against 1 and 2
+    assert half["ruled_out"] is None  # no public facts given
     perfect = scores(y.astype(float), y)
     assert perfect["brier"] == pytest.approx(0, abs=1e-9) and perfect["top1"] == 1.0
     assert perfect["log_loss"] == pytest.approx(-math.log(1 - 1e-6))
@@ -35,7 +43,7 @@ class Unsure(RandomPolicy):
         self.seats = seats
         self.shape = shape
 
-    def beliefs(self, observation):
+    def beliefs(self, observation, who):
         return np.full(self.shape or (observation.shape[0], self.seats), 0.5)
 
 
@@ -79,3 +87,114 @@ def test_beliefs_command_writes_its_files_and_refuses_bad_beliefs(unsure, tmp_pa
 def test_the_scored_team_must_be_one_the_policy_plays(unsure):
     with pytest.raises(ValueError, match=r"plays \['crew', 'impostor'\], not 'menace'"):
         benchmark("amongus", "unsure", 10, team="menace", num_players=4)
+
+
+# --- mass on assignments the public facts rule out -----------------------------------------
+
+
+def ruled_out(p, settled, count):
+    return 1.0 - allowed_mass(np.array([p]), np.array([settled], np.int8), np.array([count]))[0]
+
+
+def test_ruled_out_mass_of_hand_built_beliefs():
+    # one menace among two unsettled seats, the third seat a revealed crew member
+    assert ruled_out([0.5, 0.5, 0.0], [-1, -1, 0], 1) == pytest.approx(0.0)  # unsure, consistent
+    assert ruled_out([0.9, 0.9, 0.0], [-1, -1, 0], 1) == pytest.approx(0.8)  # both cannot be
+    assert ruled_out([0.1, 0.1, 0.0], [-1, -1, 0], 1) == pytest.approx(0.8)  # one must be
+    assert ruled_out([0.5, 0.5, 0.3], [-1, -1, 0], 1) == pytest.approx(0.3)  # the revealed seat
+    assert ruled_out([0.5, 0.5, 0.2], [-1, -1, 1], 2) == pytest.approx(0.8)  # a revealed menace
+    assert ruled_out([1.0, 0.0, 1.0], [-1, -1, 1], 2) == pytest.approx(0.0)  # certain and right
+    with pytest.raises(ValueError, match="public facts contradict each other"):
+        ruled_out([0.5, 0.5, 0.5], [1, 1, -1], 1)
+
+
+def test_beliefs_that_some_joint_over_allowed_assignments_has_are_never_charged():
+    """Marginals of any distribution over the allowed sets cost 0; moving a share eps of it
+    onto an assignment of the wrong size costs at most eps."""
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        seats = int(rng.integers(2, 8))
+        k = int(rng.integers(0, seats + 1))
+        sets = list(itertools.combinations(range(seats), k))
+        b = np.zeros(seats)
+        for chosen, w in zip(sets, rng.dirichlet(np.full(len(sets), 0.3))):
+            b[list(chosen)] += w
+        free = [-1] * seats
+        assert ruled_out(b, free, k) == pytest.approx(0.0, abs=1e-9)
+        eps = rng.uniform(0, 0.5)
+        wrong = rng.choice(seats, (k + 1) % (seats + 1), replace=False)
+        moved = (1 - eps) * b
+        moved[wrong] += eps
+        assert ruled_out(moved, free, k) <= eps + 1e-9
+
+
+def menace_view(s, seat):
+    layout = envs.registry["menace"].observation_layout(
+        {p.name: int(s[p.name]) for p in envs.registry["menace"].params})
+    out = np.zeros(layout.size, np.float32)
+    menace_observe(s, seat, out, layout.offsets, int(s["num_players"]))
+    return out[None]
+
+
+def test_menace_public_facts_on_a_hand_built_board():
+    """Seven seats: the two Menaces (0, 1), the Coward (2), crew (3-6). The Coward joins the
+    Menace once one has fallen while one lives, and the count of Menace-side seats follows."""
+    s = table(agendas=(c.THE_CONTAGION, c.THE_BUTCHER, c.THE_COWARD, c.THE_SAINT,
+                       c.THE_VENGEANT, c.THE_RESOLUTE, c.THE_WITNESS),
+              characters=(4, 5, 6, 7, 8, 9, 10))[0]
+    params = {"num_players": 7}
+
+    def facts(seat):
+        settled, count = public_facts("menace", menace_view(s, seat), SPEC.resolve(**params))
+        return settled[0].tolist(), int(count[0])
+
+    assert facts(3) == ([-1] * 6, 2)  # nothing revealed: two Menaces, the Coward with the crew
+    exile(s, 1)  # the Butcher is exiled (and alive): the Coward turns
+    assert facts(3) == ([-1, -1, -1, -1, 1, -1], 3)  # seat 1 is 5 places clockwise of 3
+    assert facts(2) == ([-1, -1, -1, -1, -1, 0], 4)  # the Coward now counts the crew
+    assert facts(0) == ([0, -1, -1, -1, -1, -1], 4)
+    kill(s, 0)
+    kill(s, 1)  # no Menace lives: the Coward is crew again
+    assert facts(3) == ([-1, -1, -1, 1, 1, -1], 2)  # seats 0 and 1: 4 and 5 places on
+    assert facts(2) == ([-1, -1, -1, -1, 1, 1], 2)
+    # seat 3 sure of the dead Contagion, only half sure of the dead Butcher
+    settled, count = public_facts("menace", menace_view(s, 3), SPEC.resolve(**params))
+    mass = 1.0 - allowed_mass(np.array([[0.0, 0.0, 0.0, 1.0, 0.5, 0.0]]), settled, count)
+    assert mass == pytest.approx([0.5])
+
+
+def seats(*up):
+    row = np.zeros(envs.registry["amongus"].max_players, np.uint8)
+    row[list(up)] = 1
+    return row
+
+
+def test_amongus_public_facts_on_a_hand_built_board():
+    """Five seats, seat i holding colour i, the impostor's colour 3 (seat 3)."""
+    t = Table(num_players=5, impostor=3)
+
+    def facts(seat):
+        settled, count = public_facts("amongus", t.vec.observe(seat), t.vec.params)
+        return settled[0].tolist(), int(count[0])
+
+    assert facts(0) == ([-1] * 4, 1)
+    t.edit(revealed=seats(1), not_impostor=seats(2))
+    assert facts(0) == ([0, 0, -1, -1], 1)  # 1 face up (not the impostor's colour), 2 looked at
+    t.edit(revealed=seats(1, 3))
+    assert facts(0) == ([0, 0, 1, -1], 1)  # the impostor's card face up
+    assert facts(3) == ([-1, -1, 1, 1], 4)  # the impostor: the count settles every seat
+
+
+@pytest.mark.parametrize("game,players", [("menace", 5), ("menace", 7), ("amongus", 6)])
+def test_public_facts_hold_in_random_games(game, players):
+    """Every fact read from every decision's observation agrees with the true teams."""
+    spec = envs.registry[game]
+    params = spec.resolve(num_players=players)
+    policies = {t: RandomPolicy(k) for k, t in enumerate(spec.teams)}
+    data = collect(game, policies, set(spec.teams), 150, seed=3, **params)
+    settled, count = public_facts(game, data.observation, params)
+    y = data.other_side
+    assert (settled >= 0).any()  # some games revealed someone
+    assert ((settled < 0) | (settled == y)).all()
+    assert (count == y.sum(1)).all()
+    assert allowed_mass(y.astype(float), settled, count) == pytest.approx(1.0)

@@ -52,7 +52,7 @@ def test_sequences_replay_the_rollout_memories():
     rows = np.flatnonzero(learn.reshape(-1))
     index, restart = seat_sequences(rows, B, seat, episode)
     with torch.no_grad():
-        got_rows, got = recurrent_logits(
+        got_rows, got, _ = recurrent_logits(
             model, obs.reshape(T * B, D)[rows], memory_in.reshape(T * B, M)[rows],
             torch.from_numpy(index), torch.from_numpy(restart))
     expected = logits.reshape(T * B, A)[rows][got_rows]
