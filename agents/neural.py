@@ -199,6 +199,15 @@ class ActorCritic(nn.Module):
         logits, _, memory = self.actor_forward(observation, memory)
         return logits, memory
 
+    def parameter_groups(self) -> list[dict]:
+        """Adam's parameter groups: actor and critic, then the belief head (marked
+        ``belief_head``), whose gradient is clipped and learning rate scheduled on their own."""
+        if self.belief is None:
+            return [{"params": list(self.parameters())}]
+        head = list(self.belief.parameters())
+        trunk = [p for p in self.parameters() if all(p is not h for h in head)]
+        return [{"params": trunk}, {"params": head, "belief_head": True}]
+
     def belief_logits(self, features: torch.Tensor) -> torch.Tensor:  # [N, H] -> [N, P - 1]
         """The role head: logit that each other seat (seat-relative, 1 .. P-1) is on the other
         side. It reads the actor's features *detached*: its loss trains the head alone, so the

@@ -109,7 +109,9 @@ class Args:
     """weight of the auxiliary role head's loss (0: no head). The head predicts, from the
     actor's detached features, which other seats are on the other side, trained on the true
     teams; ``beliefs()`` of a loaded checkpoint reads it. No gradient reaches the actor, so the
-    policy trained is the same with or without it. Team games only (none for free-for-all)"""
+    policy trained is the same with or without it. Its learning rate stays at
+    ``learning_rate`` (not annealed): it must keep up with the actor's features to the end.
+    Team games only (none for free-for-all)"""
     shared_policy: bool = False
     """one policy for every seat (implied when the game has a single team)"""
     opponent_share: float = 0.2
@@ -290,8 +292,8 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
     minibatch = max(1, units // args.num_minibatches)
     stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clipfrac": [],
              "teacher_loss": []}
-    head = [] if model.belief is None else list(model.belief.parameters())
-    trunk = [p for p in model.parameters() if all(p is not h for h in head)]
+    groups = model.parameter_groups()
+    trunk, head = groups[0]["params"], groups[1]["params"] if len(groups) > 1 else []
     if head:
         stats["belief_loss"] = []
     for _ in range(args.update_epochs):
@@ -415,7 +417,8 @@ def train(args: Args) -> dict[str, Path]:
     team_group = np.zeros(len(spec.teams), np.int64) if shared else np.arange(len(spec.teams))
     config = model_config(env, args)
     models = [ActorCritic(config) for _ in groups]
-    optimizers = [torch.optim.Adam(m.parameters(), lr=args.learning_rate, eps=1e-5) for m in models]
+    optimizers = [torch.optim.Adam(m.parameter_groups(), lr=args.learning_rate, eps=1e-5)
+                  for m in models]
     pool = OpponentPool(groups, args.pool_size, rng, config,
                         _scripted_league(args.scripted_opponents, groups, spec, env.params,
                                          args.seed), args.scripted_share)
@@ -490,8 +493,9 @@ def train(args: Args) -> dict[str, Path]:
         done_fraction = budget_fraction(counters["global_step"])
         lr = args.learning_rate * (1.0 - done_fraction if args.anneal_lr else 1.0)
         for opt in optimizers:
-            for param_group in opt.param_groups:
-                param_group["lr"] = max(lr, 1e-3 * args.learning_rate)
+            for param_group in opt.param_groups:  # the belief head tracks the actor to the end
+                param_group["lr"] = args.learning_rate if param_group.get("belief_head") else \
+                    max(lr, 1e-3 * args.learning_rate)
         ent_coef = args.ent_coef if args.ent_coef_final is None else (
             args.ent_coef + (args.ent_coef_final - args.ent_coef) * done_fraction)
         decay = max(0.0, 1.0 - done_fraction / args.teacher_until)

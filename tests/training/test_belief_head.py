@@ -42,7 +42,7 @@ def rigged_batch() -> dict:
 def train_on(model, batch, updates: int, belief_coef: float = 1.0) -> list[dict]:
     torch.manual_seed(1)  # the minibatch order
     args = Args(update_epochs=2, num_minibatches=4, belief_coef=belief_coef)
-    optimizer = torch.optim.Adam(model.parameters(), lr=3e-3, eps=1e-5)
+    optimizer = torch.optim.Adam(model.parameter_groups(), lr=3e-3, eps=1e-5)
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # as the trainer runs; small layers only wait on shared cores
     try:
