@@ -182,22 +182,26 @@ class ActorCritic(nn.Module):
     def recurrent(self) -> bool:
         return self.memory_size > 0
 
-    def actor_forward(self, observation: torch.Tensor, memory: torch.Tensor | None = None):
-        """``([N, D], [N, M] or None) -> (logits [N, A], features [N, H], new memory or None)``:
-        the features are the actor's last hidden layer (a GRU's new memory), which the belief
-        head reads."""
+    def actor_step(self, observation: torch.Tensor, memory: torch.Tensor | None = None):
+        """``([N, D], [N, M] or None) -> (logits [N, A], new memory [N, M] or None)``."""
         if self.recurrent:
             if memory is None:
                 raise ValueError("a recurrent actor needs the memory of each row's seat")
-            logits, memory = self.actor(observation, memory)
-            return logits, memory, memory
-        features = self.actor[:-1](observation)
-        return self.actor[-1](features), features, None
+            return self.actor(observation, memory)
+        return self.actor(observation), None
 
-    def actor_step(self, observation: torch.Tensor, memory: torch.Tensor | None = None):
-        """``([N, D], [N, M] or None) -> (logits [N, A], new memory [N, M] or None)``."""
-        logits, _, memory = self.actor_forward(observation, memory)
-        return logits, memory
+    def actor_forward(self, observation: torch.Tensor, memory: torch.Tensor | None = None):
+        """``([N, D], [N, M] or None) -> (logits [N, A], features [N, H], new memory or None)``:
+        the features are the actor's last hidden layer (a GRU's new memory), which the belief
+        head reads. The rollout's hot path stays ``actor_step``, one ``Sequential`` call."""
+        if self.recurrent:
+            logits, memory = self.actor_step(observation, memory)
+            return logits, memory, memory
+        *trunk, last = self.actor
+        features = observation
+        for layer in trunk:
+            features = layer(features)
+        return last(features), features, None
 
     def parameter_groups(self) -> list[dict]:
         """Adam's parameter groups: actor and critic, then the belief head (marked
