@@ -128,13 +128,14 @@ class HeldOut:
                 ax.fill_between(steps, lo, hi, color=color, alpha=0.2)
                 if team in self.baseline:
                     ax.axhline(self.baseline[team][name][0], color=color, ls="--", lw=1,
-                               label=f"heuristic {team} vs {name}")
-            ax.set_title(f"trained {team} vs held-out opponents")
+                               label=f"heuristic {'' if self.free_for_all else team + ' '}"
+                               f"vs {name}")
+            ax.set_title(f"trained {team}{' (half the seats)' if self.free_for_all else ''} "
+                         f"vs held-out opponents")
             ax.set_xlabel("agent-steps (millions)")
             if self.free_for_all:  # positions 1 (best) .. P, the best at the top
                 n = self.params["num_players"]
-                ax.set_ylabel(f"{team} mean position (1 best; {self.deals} deals x every "
-                              f"seating, 95% band)")
+                ax.set_ylabel(f"mean position, 1 best ({self.deals} deals, 95% band)")
                 ax.set_ylim(n, 1)
             else:
                 ax.set_ylabel(f"{team} win rate ({self.games} games, 95% band)")
