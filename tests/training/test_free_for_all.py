@@ -12,6 +12,7 @@ import envs
 from agents.neural import ActorCritic, load_policy
 from evaluation.ffa import ffa_match
 from evaluation.tournament import run_tournament
+from training.crossplay import crossplay
 from training.instrument import Clock
 from training.pool import OpponentPool
 from training.ppo import Args, group_names, train
@@ -106,3 +107,12 @@ def test_the_report_scores_the_shared_policy_against_the_heuristic_by_place(ffa_
     assert "trained" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         report_main([str(out), "--games", "2", "--greedy"])
+
+
+def test_checkpoints_cross_play_by_mean_position(ffa_run):
+    out, _ = ffa_run
+    names, table, caption = crossplay(out, snapshots=2, games=2, seed=424242)
+    assert len(names) == 2 and "mean position" in caption
+    for row in table:
+        for mean, low, high in row:
+            assert 1.0 <= mean <= 4.0 and low <= mean <= high
