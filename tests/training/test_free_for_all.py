@@ -9,8 +9,9 @@ import pytest
 import torch
 
 import envs
-from agents.neural import ActorCritic, load_policy
+from agents.neural import ActorCritic, NeuralPolicy, load_policy
 from evaluation.ffa import ffa_match
+from evaluation.play import opponent_policies
 from evaluation.tournament import run_tournament
 from training.crossplay import crossplay
 from training.instrument import Clock
@@ -116,3 +117,15 @@ def test_checkpoints_cross_play_by_mean_position(ffa_run):
     for row in table:
         for mean, low, high in row:
             assert 1.0 <= mean <= 4.0 and low <= mean <= high
+
+
+def test_a_shared_checkpoint_plays_every_seat_at_the_terminal(ffa_run):
+    _, paths = ffa_run
+    spec = envs.registry["maniacal"]
+    params = spec.resolve(num_players=4)
+    everyone = opponent_policies(str(paths["shared"]), spec, params)
+    assert set(everyone) == set(spec.teams)
+    assert all(p.team == "shared" for p in everyone.values())
+    one = opponent_policies([f"player_2={paths['shared']}", "random"], spec, params)
+    assert isinstance(one["player_2"], NeuralPolicy) and one["player_2"].team == "shared"
+    assert not isinstance(one["player_1"], NeuralPolicy)
