@@ -54,6 +54,8 @@ def test_the_demo_budget_is_counted_in_decisions_on_one_thread(monkeypatch, tmp_
 
 
 def test_demo_steps_0_is_a_one_line_usage_error(capsys):
-    assert main(["demo", "--steps", "0"]) == 2
+    with pytest.raises(SystemExit) as stop:
+        main(["demo", "--steps", "0"])
+    assert stop.value.code == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "--steps" in err
