@@ -117,9 +117,10 @@ def cmd_bench(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from .demo import SECONDS, run_demo
+    from .demo import STEPS, run_demo
 
-    run_demo(seconds=args.seconds or SECONDS, games=args.games, out=args.out, seed=args.seed)
+    run_demo(steps=args.steps or STEPS, seconds=args.seconds, games=args.games, out=args.out,
+             seed=args.seed)
     return 0
 
 
@@ -187,8 +188,11 @@ def main(argv: list[str] | None = None) -> int:
         description="Train crew and menace by self-play on The Menace Among Us, then play the\n"
         "trained sides against each other and against the heuristics.",
     )
+    demo.add_argument("--steps", type=positive_int, default=None,
+                      help="PPO agent-steps after the warm start (default: the demo's own)")
     demo.add_argument("--seconds", type=positive_float, default=None,
-                      help="training time, start-up included (default: the demo's own)")
+                      help="also stop training after this wall time, start-up included (then "
+                      "the result depends on the machine's load)")
     demo.add_argument("--games", type=positive_int, default=2_000,
                       help="evaluation games per pairing")
     demo.add_argument("--out", default="runs/demo", help="run directory for checkpoints and logs")

@@ -1,4 +1,4 @@
-"""``hiddendeck eval | tournament | replay | report``: the evaluation harness from the command line.
+"""``hiddendeck eval | tournament | ffa | replay | report``: the evaluation harness, command line.
 
 ``evaluation/cli.py`` owns the ``hiddendeck`` command and calls ``register(subparsers)``.
 A bad name, checkpoint or option raises ``ValueError`` (``CheckpointError`` is one) before any
@@ -93,6 +93,16 @@ def cmd_tournament(args) -> int:
     return 0
 
 
+def cmd_ffa(args) -> int:
+    from .ffa import ffa_match
+
+    result = ffa_match(args.game, args.policy, args.against, args.games, seed=args.seed,
+                       seats=args.seats, workers=args.workers, ray_address=args.ray,
+                       **_game_params(args))
+    print(json.dumps(result.as_dict()) if args.json else result.format_table())
+    return 0
+
+
 def cmd_replay(args) -> int:
     from .replay import replay
 
@@ -130,7 +140,8 @@ def cmd_exploit(args) -> int:
 
 
 def register(subparsers) -> None:
-    """Add ``eval``, ``tournament``, ``replay``, ``report`` and ``beliefs`` to ``hiddendeck``."""
+    """Add ``eval``, ``tournament``, ``ffa``, ``replay``, ``report``, ``beliefs`` and ``exploit``
+    to ``hiddendeck``."""
     p = subparsers.add_parser(
         "eval", help="cross-play matrix: every policy of one team against every other team's",
         description="Cross-play: every combination of one policy per team plays the same "
@@ -161,6 +172,23 @@ def register(subparsers) -> None:
                    "(default %(default)s)")
     p.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
     p.set_defaults(run=cmd_tournament)
+
+    p = subparsers.add_parser(
+        "ffa", help="free-for-all: one policy in part of the seats against another, by rank",
+        description="POLICY in SEATS seats against AGAINST in the rest, every deal played once "
+        "in every seating (at 4 players with 2 seats each: the six seat pairs), so the seat "
+        "advantage cancels; each side's mean final position (1 = best) and share of first "
+        "places, with 95% intervals over deals. Policies: names, checkpoints (.pt), "
+        "LABEL@SOURCE.",
+    )
+    _common(p, games=1000)
+    p.add_argument("policy", help="the policy scored (a name, a .pt checkpoint, LABEL@SOURCE)")
+    p.add_argument("against", nargs="?", default="heuristic",
+                   help="the policy in the other seats (default %(default)s)")
+    p.add_argument("--seats", type=_positive, default=None,
+                   help="POLICY's seats in each game (default: half the table, rounded down)")
+    p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.set_defaults(run=cmd_ffa)
 
     p = subparsers.add_parser(
         "replay", help="step through a recorded game, as one seat saw it or as the god view",

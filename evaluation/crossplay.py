@@ -260,7 +260,8 @@ def cross_play(
     """
     spec = envs.registry[game]
     if free_for_all(spec):
-        raise ValueError(f"{game} has no teams to cross; use `hiddendeck tournament {game}`")
+        raise ValueError(f"{game} has no teams to cross; use `hiddendeck ffa {game}` or "
+                         f"`hiddendeck tournament {game}`")
     params = spec.resolve(**params)
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")

@@ -21,14 +21,15 @@ def opponent_policies(
 
     A bare ``random`` or ``heuristic`` plays every team not named; a bare checkpoint plays
     only the team it was trained for, since a crew network in a menace seat would read an
-    observation it never learnt to act on.
+    observation it never learnt to act on; a checkpoint of one policy for every seat
+    (``shared``, as a free-for-all trains) plays every team not named, like a bare name.
     """
     items = [opponents] if isinstance(opponents, str) else list(opponents)
     named: dict[str, str] = {}
     default = "heuristic"
     for item in items:
         team, sep, name = item.rpartition("=")
-        if not sep and Path(name).suffix == ".pt":
+        if not sep and Path(name).suffix == ".pt" and not _shared(name):
             team = load_checkpoint(name)["metadata"]["team"]
         if not sep and not team:
             default = name
@@ -40,10 +41,15 @@ def opponent_policies(
     for team in spec.teams:
         name = named.get(team, default)
         if Path(name).suffix == ".pt":
-            policies[team] = load_policy(name, spec.name, team=team, seed=seed, **params)
+            policies[team] = load_policy(name, spec.name, team=None if _shared(name) else team,
+                                         seed=seed, **params)
         else:
             policies[team] = make_policy(name, spec, params, seed)
     return policies
+
+
+def _shared(checkpoint: str) -> bool:
+    return load_checkpoint(checkpoint)["metadata"]["team"] == "shared"
 
 
 def play(

@@ -86,7 +86,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
         "train",
         help="self-play PPO for every team of a game",
-        description="Self-play PPO over the batched engine; one policy per team, checkpoints "
+        description="Self-play PPO over the batched engine; one policy per team (in a "
+        "free-for-all game such as maniacal, one shared policy for every seat), checkpoints "
         "under OUT/checkpoints/step_N/{team}.pt, TensorBoard logs under OUT/tb.",
     )
     p.add_argument("game", help="a registered game, e.g. amongus")
@@ -116,7 +117,8 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--hidden", type=_widths, default=d.hidden, help="MLP widths, e.g. 64,64")
     p.add_argument("--centralised-critic", action="store_true",
                    help="the critic also reads the god-view state()")
-    p.add_argument("--shared-policy", action="store_true", help="one policy for every seat")
+    p.add_argument("--shared-policy", action="store_true",
+                   help="one policy for every seat (always so in a free-for-all game)")
     p.add_argument("--belief-coef", type=_non_negative, default=d.belief_coef,
                    help="weight of the auxiliary role-prediction head's loss, trained on the "
                    "true teams and never fed back to the actor (default %(default)s; 0: no "

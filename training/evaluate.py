@@ -7,6 +7,11 @@ any scripted bot a game adds) on every other side, on the same deals each time (
 training never uses), sampling its actions as it does in training. Beside each curve, the
 heuristic's own rate against the same reference on the same deals: the line to beat.
 
+In a free-for-all game the one shared policy holds half the seats (rounded down) and the
+reference the rest, every deal played once in every seating so the seat advantage cancels
+(``evaluation.ffa``); the curve is the shared policy's mean final position (1 = first, lower
+is better) with its 95% interval, and the line to beat is the heuristic's in its place.
+
 Results go to TensorBoard (``eval/{team}_vs_{reference}``), ``curves.json`` and ``curves.png``
 in the run directory.
 """
@@ -22,6 +27,8 @@ import numpy as np
 import envs
 from agents import make_policy
 from agents.neural import ActorCritic, NeuralPolicy, RecurrentPolicy
+from evaluation.entrants import free_for_all, resolve
+from evaluation.ffa import InProcess, play_seatings, score, seatings
 from evaluation.match import play_match
 
 
@@ -37,6 +44,12 @@ class HeldOut:
         spec = envs.registry[game]
         self.game, self.params, self.spec = game, params, spec
         self.teams, self.games, self.seed, self.out = list(teams), games, seed, out
+        self.free_for_all = free_for_all(spec)
+        self.measure = "mean position" if self.free_for_all else "win rate"
+        if self.free_for_all:  # every seating of half the table, ``games`` games or just over
+            n = params["num_players"]
+            self.deals = max(2, -(-games // len(seatings(n, n // 2))))
+            self.entrants = {name: resolve(name, spec, params) for name in opponents}
         self.references = {name: make_policy(name, spec, params, seed) for name in opponents}
         for name, policy in self.references.items():
             if getattr(policy, "team", None) is not None:
@@ -47,15 +60,29 @@ class HeldOut:
         if "heuristic" in self.references:
             heuristic = self.references["heuristic"]
             for team in self.teams:
-                self.baseline[team] = {name: self._rate(team, heuristic, ref)
-                                       for name, ref in self.references.items()}
+                self.baseline[team] = {name: self._rate(team, heuristic, name)
+                                       for name in self.references}
 
-    def _rate(self, team: str, player, reference) -> list[float]:
-        policies = {t: player if t == team else reference for t in self.spec.teams}
+    def _rate(self, team: str, player, reference: str) -> list[float]:
+        if self.free_for_all:
+            return self._position(player, reference)
+        policies = {t: player if t == team else self.references[reference]
+                    for t in self.spec.teams}
         r = play_match(self.game, policies, self.games, num_envs=min(self.games, 512),
                        seed=self.seed, **self.params)
         lo, hi = r.interval(team)
         return [r.rate(team), lo, hi]
+
+    def _position(self, player, reference: str) -> list[float]:
+        """``[mean position, low, high]`` of ``player`` in half the seats against the
+        reference in the others, every seating of the same deals, in this process."""
+        n = self.params["num_players"]
+        mine = InProcess("trained", player)
+        against = self.entrants[reference]
+        logs, plans = play_seatings(self.game, self.params, mine, against, self.deals,
+                                    self.seed, n // 2)
+        side, _ = score(mine.label, against.label, logs, plans, n)
+        return [side.mean_position, *side.position_interval]
 
     def evaluate(self, step: int, updates: int, seconds: float,
                  models: dict[str, ActorCritic]) -> dict[str, dict[str, list[float]]]:
@@ -67,8 +94,7 @@ class HeldOut:
             was_training = model.training
             player = kind(model, {"team": team, "game": self.game, "steps": step},
                           seed=self.seed)
-            rates[team] = {name: self._rate(team, player, ref)
-                           for name, ref in self.references.items()}
+            rates[team] = {name: self._rate(team, player, name) for name in self.references}
             model.train(was_training)
         self.history.append({"step": step, "updates": updates, "seconds": seconds,
                              "rates": rates})
@@ -77,6 +103,7 @@ class HeldOut:
 
     def _write(self) -> None:
         record = {"game": self.game, "params": self.params, "games": self.games,
+                  "measure": self.measure,
                   "seed": self.seed, "baseline_heuristic": self.baseline,
                   "history": self.history}
         _atomic_text(self.out / "curves.json", json.dumps(record, indent=1))
@@ -101,11 +128,18 @@ class HeldOut:
                 ax.fill_between(steps, lo, hi, color=color, alpha=0.2)
                 if team in self.baseline:
                     ax.axhline(self.baseline[team][name][0], color=color, ls="--", lw=1,
-                               label=f"heuristic {team} vs {name}")
-            ax.set_title(f"trained {team} vs held-out opponents")
+                               label=f"heuristic {'' if self.free_for_all else team + ' '}"
+                               f"vs {name}")
+            ax.set_title(f"trained {team}{' (half the seats)' if self.free_for_all else ''} "
+                         f"vs held-out opponents")
             ax.set_xlabel("agent-steps (millions)")
-            ax.set_ylabel(f"{team} win rate ({self.games} games, 95% band)")
-            ax.set_ylim(0, 1)
+            if self.free_for_all:  # positions 1 (best) .. P, the best at the top
+                n = self.params["num_players"]
+                ax.set_ylabel(f"mean position, 1 best ({self.deals} deals, 95% band)")
+                ax.set_ylim(n, 1)
+            else:
+                ax.set_ylabel(f"{team} win rate ({self.games} games, 95% band)")
+                ax.set_ylim(0, 1)
             ax.grid(alpha=0.3)
             ax.legend(fontsize=7)
         fig.suptitle(f"{self.game} {self.params}", fontsize=8)

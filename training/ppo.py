@@ -113,7 +113,8 @@ class Args:
     ``learning_rate`` (not annealed): it must keep up with the actor's features to the end.
     Team games only (none for free-for-all)"""
     shared_policy: bool = False
-    """one policy for every seat (implied when the game has a single team)"""
+    """one policy for every seat (implied when the game has a single team or is a
+    free-for-all: there every seat is its own side, and one policy plays them all)"""
     opponent_share: float = 0.2
     """chance that a side of a newly dealt game is played by a league member"""
     pool_size: int = 10
@@ -249,6 +250,10 @@ class Args:
                              f"got {self.imitation_steps!r}")
         if self.fixed_teams:
             teams = envs.registry[self.game].teams
+            if free_for_all(envs.registry[self.game]):
+                raise ValueError(f"{self.game} is a free-for-all: one shared policy plays every "
+                                 f"seat, so no seat can be fixed; add a scripted player to the "
+                                 f"league with scripted_opponents (--scripted-opponent) instead")
             unknown = sorted(set(self.fixed_teams) - set(teams))
             if unknown:
                 raise ValueError(f"fixed_teams names {unknown}; {self.game}'s teams are {teams}")
@@ -257,7 +262,7 @@ class Args:
 
 
 def group_names(spec, shared: bool) -> list[str]:
-    return ["shared"] if shared or len(spec.teams) == 1 else list(spec.teams)
+    return ["shared"] if shared or len(spec.teams) == 1 or free_for_all(spec) else list(spec.teams)
 
 
 def model_config(env, args: Args) -> dict:
@@ -463,6 +468,8 @@ def train(args: Args) -> dict[str, Path]:
         writer.add_text("args", json.dumps(asdict(args), default=str))
     team_models = {team: models[team_group[k]] for k, team in enumerate(spec.teams)
                    if team_group[k] in trained}
+    if free_for_all(spec):  # scored as one policy in some seats, by final position
+        team_models = {"shared": models[0]}
     held_out = None
     if args.eval_every:
         opponents = list(args.eval_opponents) or policy_names(args.game)
@@ -574,6 +581,8 @@ def train(args: Args) -> dict[str, Path]:
                        credited_share, clock, last_eval if evaluated else {})
         held = " ".join(f"{team} {refs['heuristic'][0]:.2f}" for team, refs in last_eval.items()
                         if "heuristic" in refs)
+        if held and held_out.free_for_all:
+            held += " (mean position)"
         progress.show(
             f"[{args.game}] {step:,}{'' if args.total_steps is None else f'/{args.total_steps:,}'}"
             f" steps  {time.perf_counter() - run_start:,.0f} s  {sps:,.0f} steps/s  "

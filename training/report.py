@@ -6,6 +6,11 @@ The game and its parameters are the run's own (read from its checkpoints). One m
 heuristic on every side (the reference), then for each team the run trained, that team's
 policy against the heuristic on every other side (a team the run did not train, ``--fixed``,
 has no row). Win rates carry Wilson 95% intervals (``evaluation.match``).
+
+A free-for-all run (MANIACAL) has one shared policy and no teams: it plays half the seats
+against the heuristic in the others, every deal once in every seating (at 4 players, the six
+seat pairs), and each side is scored by its mean final position (``evaluation.ffa``);
+``--games`` counts deals there.
 """
 
 from __future__ import annotations
@@ -18,16 +23,33 @@ import envs
 from agents import make_policy
 from agents.checkpoint import load_checkpoint
 from agents.neural import load_policy
+from evaluation.entrants import free_for_all
+from evaluation.ffa import FFAResult, ffa_match
 from evaluation.match import play_match
 from training.ppo import latest_checkpoint
 
 
-def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
+def _run_checkpoint(run: str) -> tuple[Path, dict]:
     where = latest_checkpoint(Path(run))
     team_file = next(p for p in sorted(where.glob("*.pt")) if p.name != "trainer.pt")
-    metadata = load_checkpoint(team_file)["metadata"]
+    return where, load_checkpoint(team_file)["metadata"]
+
+
+def ffa_report(run: str, deals: int, seed: int, workers: int | None = None) -> FFAResult:
+    """The shared policy of a free-for-all run in half the seats, the heuristic in the rest."""
+    where, metadata = _run_checkpoint(run)
+    if not free_for_all(envs.registry[metadata["game"]]):
+        raise ValueError(f"{run}: a {metadata['game']} run has teams; use report()")
+    return ffa_match(metadata["game"], f"trained@{where / 'shared.pt'}", "heuristic", deals,
+                     seed=seed, workers=workers, **metadata["params"])
+
+
+def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
+    where, metadata = _run_checkpoint(run)
     game, params = metadata["game"], metadata["params"]
     spec = envs.registry[game]
+    if free_for_all(spec):
+        raise ValueError(f"{run}: {game} is a free-for-all; use ffa_report()")
     heuristic = make_policy("heuristic", spec, params, seed)
     untrained = metadata["args"].get("fixed_teams", {})  # not trained in this run
     matches = [(f"heuristic {' vs heuristic '.join(spec.teams)}",
@@ -50,12 +72,22 @@ def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m training.report")
     parser.add_argument("run", help="run directory (its latest checkpoint) or checkpoint dir")
-    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--games", type=int, default=20_000,
+                        help="games per match (a free-for-all: deals, each in every seating)")
     parser.add_argument("--seed", type=int, default=12345, help="games unseen in training")
     parser.add_argument("--greedy", action="store_true",
                         help="trained policies take their most likely action (default: sample)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="free-for-all: local worker processes (default one per CPU)")
     parser.add_argument("--json", action="store_true")
     ns = parser.parse_args(argv)
+    _, metadata = _run_checkpoint(ns.run)
+    if free_for_all(envs.registry[metadata["game"]]):
+        if ns.greedy:
+            parser.error("--greedy: a free-for-all report plays the checkpoint as sampled")
+        result = ffa_report(ns.run, ns.games, ns.seed, ns.workers)
+        print(json.dumps(result.as_dict(), indent=2) if ns.json else result.format_table())
+        return
     rows = report(ns.run, ns.games, ns.seed, ns.greedy)
     if ns.json:
         print(json.dumps(rows, indent=2))
