@@ -132,6 +132,7 @@ class _RecurrentActor(nn.Module):
 
 
 MODEL_KINDS = ("mlp", "gru")
+BELIEF_WIDTH = 64  # the role head's hidden layer, at most
 
 
 class ActorCritic(nn.Module):
@@ -175,8 +176,10 @@ class ActorCritic(nn.Module):
         if seats:
             # Built on a forked random stream: the actor and critic, the other teams' networks
             # and everything the trainer draws later are the same with or without the head.
+            # At most 64 wide: it reads a few seats' sides, and beside the demo's 256-wide actor
+            # and critic a head as wide would add a tenth to the update's network work.
             with torch.random.fork_rng(devices=[]):
-                self.belief = _mlp(hidden[-1], [hidden[-1]], seats, 1.0)
+                self.belief = _mlp(hidden[-1], [min(hidden[-1], BELIEF_WIDTH)], seats, 1.0)
 
     @property
     def recurrent(self) -> bool:
