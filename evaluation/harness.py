@@ -98,11 +98,13 @@ def play_batch(batch: Batch) -> GameLog:
     if ffa and len(batch.sides) != P:
         raise ValueError(f"{len(batch.sides)} sides for a free-for-all table of {P} seats")
     seed = batch_seed(batch.seed, batch.start)
-    built: dict[str, object] = {}  # one policy per entrant, whichever sides it plays
+    # one policy per entrant, whichever sides it plays; keyed by what the label means, because
+    # a label may name another policy on another team (`trained@crew.pt`, `trained@menace.pt`)
+    built: dict[tuple[str, str], object] = {}
     for entrant in batch.sides:
-        if entrant.label not in built:
-            built[entrant.label] = entrant.build(spec, vec.params, seed)
-    policies = [built[e.label] for e in batch.sides]
+        if (entrant.label, entrant.identity) not in built:
+            built[entrant.label, entrant.identity] = entrant.build(spec, vec.params, seed)
+    policies = [built[e.label, e.identity] for e in batch.sides]
     distinct = list(built.values())
 
     rows = np.arange(B)

@@ -67,6 +67,18 @@ def test_paired_deals_identical_policies_play_identical_games_in_every_pairing()
             assert np.array_equal(getattr(log, field), getattr(first, field)), (pairing, field)
 
 
+def test_one_label_on_two_teams_plays_each_team_its_own_policy():
+    """`--crew trained@crew.pt --impostor trained@impostor.pt`: the label is the same, the
+    policies are not; the impostor must not be played by the crew's policy."""
+    same = cross_play("amongus", {"crew": ["x@heuristic"], "impostor": ["x@random"]}, 100,
+                      seed=5, workers=1, batch_games=64, slots=16, **AMONGUS4)
+    apart = cross_play("amongus", {"crew": ["heuristic"], "impostor": ["random"]}, 100,
+                       seed=5, workers=1, batch_games=64, slots=16, **AMONGUS4)
+    for field in ("winner", "length", "rewards", "actions"):
+        assert np.array_equal(getattr(same.cells[0].log, field),
+                              getattr(apart.cells[0].log, field)), field
+
+
 def test_a_checkpoint_plays_the_team_it_was_trained_for(checkpoint):
     crew = checkpoint("amongus", "crew", **AMONGUS4)
     result = cross_play("amongus", {"crew": [f"net@{crew}", "random"], "impostor": ["random"]},
