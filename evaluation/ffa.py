@@ -215,5 +215,10 @@ class InProcess:
     label: str
     policy: Policy
 
+    @property
+    def identity(self) -> str:
+        """What the label means, as `Entrant.identity` says it: this very object."""
+        return f"in-process:{id(self.policy)}"
+
     def build(self, spec, params, seed) -> Policy:
         return self.policy
