@@ -297,8 +297,10 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
     minibatch = max(1, units // args.num_minibatches)
     stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clipfrac": [],
              "teacher_loss": []}
-    groups = model.parameter_groups()
-    trunk, head = groups[0]["params"], groups[1]["params"] if len(groups) > 1 else []
+    # the optimizer's own groups (``ActorCritic.parameter_groups``): actor and critic, then the
+    # belief head, clipped apart
+    trunk = optimizer.param_groups[0]["params"]
+    head = [p for g in optimizer.param_groups[1:] for p in g["params"]]
     if head:
         stats["belief_loss"] = []
     for _ in range(args.update_epochs):
