@@ -27,10 +27,13 @@ def opponent_policies(
     items = [opponents] if isinstance(opponents, str) else list(opponents)
     named: dict[str, str] = {}
     default = "heuristic"
+    trained_for = {}  # checkpoint -> its team ("shared": every seat), each file read once
     for item in items:
         team, sep, name = item.rpartition("=")
-        if not sep and Path(name).suffix == ".pt" and not _shared(name):
-            team = load_checkpoint(name)["metadata"]["team"]
+        if Path(name).suffix == ".pt" and name not in trained_for:
+            trained_for[name] = load_checkpoint(name)["metadata"]["team"]
+        if not sep and trained_for.get(name, "shared") != "shared":
+            team = trained_for[name]
         if not sep and not team:
             default = name
             continue
@@ -41,15 +44,12 @@ def opponent_policies(
     for team in spec.teams:
         name = named.get(team, default)
         if Path(name).suffix == ".pt":
-            policies[team] = load_policy(name, spec.name, team=None if _shared(name) else team,
-                                         seed=seed, **params)
+            policies[team] = load_policy(
+                name, spec.name, team=None if trained_for[name] == "shared" else team,
+                seed=seed, **params)
         else:
             policies[team] = make_policy(name, spec, params, seed)
     return policies
-
-
-def _shared(checkpoint: str) -> bool:
-    return load_checkpoint(checkpoint)["metadata"]["team"] == "shared"
 
 
 def play(
