@@ -2,6 +2,9 @@
 
 Read top to bottom as in CleanRL's ``ppo.py``: ``Args``, the update, then ``train()``: build,
 then per update collect -> advantages -> update -> snapshot -> evaluate -> log -> checkpoint.
+``train()`` is that loop alone; the helpers above it are its steps (``build_run``,
+``warm_start``, ``held_out_scoring``, ``Schedule``, ``update_team``; ``TrainingLog`` in
+``training.instrument``).
 What differs from single-agent PPO, and where it lives:
 
 - Every seat of every game is an agent; rows are split by the deciding seat's team *now*
@@ -429,6 +432,14 @@ class Run:
     sampler: torch.Generator  # action sampling
 
 
+def run_directory(out: str) -> Path:
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out {str(out)!r} exists and is not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
 def build_run(args: Args) -> Run:
     """Seeding and threads, then the games, a network and optimiser per group, the league with
     its scripted members and fixed teams' players, a resumed checkpoint, the teacher."""
@@ -570,10 +581,7 @@ def train(args: Args) -> dict[str, Path]:
     """Train every team; returns ``{team: path of its final checkpoint file}``."""
     run_start = time.perf_counter()  # the seconds budget covers start-up and compilation too
     args.check()
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"out {str(out)!r} exists and is not a directory")
-    out.mkdir(parents=True, exist_ok=True)
+    out = run_directory(args.out)
     run = build_run(args)
     warmup_left = warm_start(run, args, run_start) if run.teacher is not None and not args.resume \
         else 0
