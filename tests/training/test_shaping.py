@@ -131,3 +131,19 @@ def test_shaping_changes_the_update_but_not_the_rewards_credited_or_logged(tmp_p
     off, on = json.loads(off), json.loads(on)
     assert {k: on[k] for k in logged} == {k: off[k] for k in logged}
     assert on["rewards_credited_share"] == 1.0
+
+
+def test_the_cli_passes_the_coefficient_and_refuses_it_for_maniacal(tmp_path, capsys):
+    import argparse
+
+    from training.cli import args_from_namespace, main, register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    ns = parser.parse_args(["train", "menace", "--shaping-coef", "0.5"])
+    assert args_from_namespace(ns).shaping_coef == 0.5
+    assert args_from_namespace(parser.parse_args(["train", "menace"])).shaping_coef == 0.0
+    assert main(["train", "maniacal", "--players", "4", "--shaping-coef", "1",
+                 "--out", str(tmp_path / "run")]) == 2
+    assert "maniacal has no shaping potential" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
