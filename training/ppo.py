@@ -47,9 +47,9 @@ from training.instrument import Clock, TrainingLog, explained_variance
 from training.pool import OpponentPool
 from training.recurrent import recurrent_logits, seat_sequences
 from training.rollout import Collector, Minibatches
+from training.run_checkpoint import latest_checkpoint, load_run_checkpoint, save_run_checkpoint
 from training.shaping import Shaping
 from training.shaping import check_game as check_shaping
-from training.run_checkpoint import latest_checkpoint, load_run_checkpoint, save_run_checkpoint
 
 __all__ = ["Args", "TrainingError", "latest_checkpoint", "ppo_update", "train"]
 
@@ -583,8 +583,9 @@ def train(args: Args) -> dict[str, Path]:
     args.check()
     out = run_directory(args.out)
     run = build_run(args)
-    warmup_left = warm_start(run, args, run_start) if run.teacher is not None and not args.resume \
-        else 0
+    warmup_left = 0  # a resumed run keeps only the teacher's labels
+    if run.teacher is not None and not args.resume:
+        warmup_left = warm_start(run, args, run_start)
     team_models, held_out = held_out_scoring(run, args, out)
     helper = ThreadPoolExecutor(1, thread_name_prefix="trainer-helper")
     clock = Clock()
