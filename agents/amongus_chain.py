@@ -86,3 +86,4 @@ class AmongUsChain(ScriptedPolicy):
     name = "chain"
     game = "amongus"
     decide_batch = _decide_batch
+    strategy_for = ("crew",)

@@ -121,6 +121,7 @@ class MenaceDrain(ScriptedPolicy):
     name = "drain"
     game = "menace"
     decide_batch = _drain_batch
+    strategy_for = ("menace",)
 
 
 class MenaceSaboteur(MenaceDrain):

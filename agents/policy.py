@@ -154,6 +154,9 @@ class ScriptedPolicy(Policy):
     name = "heuristic"
     game: str = ""
     decide_batch = None  # set by each game's scripted player
+    strategy_for: tuple[str, ...] | None = None
+    """the teams it has a strategy of its own for (None: every team); on the others it plays as
+    the game's heuristic does, so a report need not score anyone against it there"""
 
     def __init__(self, spec: GameSpec, params: dict):
         if spec.name != self.game:

@@ -1,14 +1,17 @@
-"""What the trainer measures about itself: where the time goes, a progress line, and how well
-each critic predicts its returns.
+"""What the trainer measures about itself and reports: where the time goes, how well each critic
+predicts its returns, TensorBoard scalars, the progress line and the run's ``summary.json``.
 
 The performance history behind these measurements is in ``docs/training.md`` (Speed).
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
 
 import numpy as np
 
@@ -115,3 +118,95 @@ def log_update(writer, step: int, teams, update_stats: dict, explained: dict, st
     for team, refs in held_out.items():
         for ref, (rate, _, _) in refs.items():
             writer.add_scalar(f"eval/{team}_vs_{ref}", rate, step)
+
+
+class TrainingLog:
+    """What a run reports as it goes and at its end: TensorBoard scalars, the progress line
+    (held-out win rates against the heuristic, not self-play rates), the share of rewards
+    credited, the speed after the first update, and ``summary.json``."""
+
+    def __init__(self, args, out: Path, teams, clock: Clock, counters: dict, run_start: float,
+                 held_out):
+        self.args, self.out, self.teams, self.clock = args, out, teams, clock
+        self.run_start, self.held_out = run_start, held_out
+        self.start_step = self.measured_from = counters["global_step"]
+        self.start_updates = counters["updates"]
+        self.progress = Progress(args.progress)
+        self.writer = None
+        if args.tensorboard:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.writer = SummaryWriter(str(out / "tb"))
+            self.writer.add_text("args", json.dumps(asdict(args), default=str))
+        self.credit = {"credited": 0.0, "lost": 0.0}
+        self.sps, self.credited_share = 0.0, 1.0
+        self.last: dict = {}
+
+    def after_update(self, step: int, updates: int, budget_done: bool) -> None:
+        """The first update paid for compilation: measure the speed from the next one on."""
+        if updates == self.start_updates + 1 and not budget_done:
+            self.clock.restart()
+            self.measured_from = step
+
+    def update(self, step: int, stats: dict, losses: dict, explained: dict, charts: dict,
+               held_out: dict, evaluated: bool, final: bool) -> None:
+        """One update's scalars and progress line."""
+        args, clock = self.args, self.clock
+        for key in self.credit:
+            self.credit[key] += stats[key]
+        self.sps = (step - self.measured_from) / clock.wall if step > self.measured_from else 0.0
+        paid = self.credit["credited"] + self.credit["lost"]
+        self.credited_share = self.credit["credited"] / paid if paid else 1.0
+        self.last = {"stats": stats, "explained": explained, "held_out": held_out}
+        if self.writer is not None:
+            log_update(self.writer, step, self.teams, losses, explained, stats,
+                       {**charts, "steps_per_second": self.sps}, self.credited_share, clock,
+                       held_out if evaluated else {})
+        held = " ".join(f"{team} {refs['heuristic'][0]:.2f}" for team, refs in held_out.items()
+                        if "heuristic" in refs)
+        if held and self.held_out.free_for_all:
+            held += " (mean position)"
+        self.progress.show(
+            f"[{args.game}] {step:,}{'' if args.total_steps is None else f'/{args.total_steps:,}'}"
+            f" steps  {time.perf_counter() - self.run_start:,.0f} s  {self.sps:,.0f} steps/s  "
+            + (f"vs heuristic: {held}  " if held else "")
+            + f"EV {' '.join(f'{v:.2f}' for v in explained.values())}  "
+            f"credited {self.credited_share:.1%}  outside-net {clock.outside_share:.0%}",
+            final=final,
+        )
+
+    def close(self, step: int, checkpoints: dict) -> dict:
+        """Write ``summary.json`` (and say the speed on stderr); returns the summary."""
+        if self.writer is not None:
+            self.writer.close()
+        clock, wins = self.clock, self.last["stats"]["wins"]
+        games = max(int(wins.sum()), 1)
+        measured = step - self.measured_from
+        summary = {
+            "steps": step - self.start_step,
+            "wall_seconds": time.perf_counter() - self.run_start,
+            "measured_steps": measured,
+            "steps_per_second": self.sps,
+            "steps_per_cpu_second": measured / max(clock.cpu, 1e-9),
+            "network_seconds": clock.network,
+            "outside_network_share": clock.outside_share,
+            "rewards_credited_share": self.credited_share,
+            "explained_variance": self.last["explained"],
+            "selfplay_win_rates_last_rollout": {t: float(wins[k] / games)
+                                                for k, t in enumerate(self.teams)},
+            "held_out_last": self.last["held_out"],
+            "curves": str(self.out / "curves.png") if self.held_out is not None else None,
+            "checkpoints": {k: str(v) for k, v in checkpoints.items()},
+        }
+        (self.out / "summary.json").write_text(json.dumps(summary, indent=2))
+        if self.args.progress:
+            print(
+                f"trained {summary['steps']:,} agent-steps in {summary['wall_seconds']:.1f} s; "
+                + ("after the first update: " if self.measured_from > self.start_step
+                   else "a single update, so start-up included: ")
+                + f"{self.sps:,.0f} steps/s "
+                f"({summary['steps_per_cpu_second']:,.0f} per CPU-second), "
+                f"time outside the network {clock.outside_share:.1%}",
+                file=sys.stderr,
+            )
+        return summary

@@ -2,6 +2,9 @@
 
 Read top to bottom as in CleanRL's ``ppo.py``: ``Args``, the update, then ``train()``: build,
 then per update collect -> advantages -> update -> snapshot -> evaluate -> log -> checkpoint.
+``train()`` is that loop alone; the helpers above it are its steps (``build_run``,
+``warm_start``, ``held_out_scoring``, ``Schedule``, ``update_team``; ``TrainingLog`` in
+``training.instrument``).
 What differs from single-agent PPO, and where it lives:
 
 - Every seat of every game is an agent; rows are split by the deciding seat's team *now*
@@ -21,12 +24,11 @@ What differs from single-agent PPO, and where it lives:
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numba
@@ -41,11 +43,13 @@ from evaluation.entrants import free_for_all
 from training.evaluate import HeldOut, eval_seed
 from training.gae import per_seat_gae
 from training.imitate import imitate
-from training.instrument import Clock, Progress, explained_variance, log_update
+from training.instrument import Clock, TrainingLog, explained_variance
 from training.pool import OpponentPool
 from training.recurrent import recurrent_logits, seat_sequences
 from training.rollout import Collector, Minibatches
 from training.run_checkpoint import latest_checkpoint, load_run_checkpoint, save_run_checkpoint
+from training.shaping import Shaping
+from training.shaping import check_game as check_shaping
 
 __all__ = ["Args", "TrainingError", "latest_checkpoint", "ppo_update", "train"]
 
@@ -82,6 +86,11 @@ class Args:
     gamma: float = 0.99
     """discount per own decision of a seat (not per table move)"""
     gae_lambda: float = 0.95
+    shaping_coef: float = 0.0
+    """potential-based reward shaping (``training.shaping``; Ng et al., 1999): each seat's
+    transition also earns this times ``gamma * Phi(next own decision) - Phi(this one)``, with
+    ``Phi`` read from the seat's own observation by the game's potential. Training only: the
+    rewards credited and logged, and every evaluation, are the game's own. 0: off"""
     num_minibatches: int = 4
     """minibatches per epoch, per team"""
     update_epochs: int = 2
@@ -210,12 +219,17 @@ class Args:
         for name in ("learning_rate", "imitation_lr", "imitation_share", "ent_coef",
                      "ent_coef_final", "vf_coef", "max_grad_norm",
                      "teacher_coef", "teacher_until", "teacher_final",
-                     "clip_coef", "target_kl", "seconds", "gamma", "gae_lambda", "belief_coef"):
+                     "clip_coef", "target_kl", "seconds", "gamma", "gae_lambda", "belief_coef",
+                     "shaping_coef"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)):
                 raise ValueError(f"{name} must be a finite number, got {value!r}")
         if not self.learning_rate > 0:
             raise ValueError(f"learning_rate must be positive, got {self.learning_rate}")
+        if self.shaping_coef < 0:
+            raise ValueError(f"shaping_coef must be >= 0, got {self.shaping_coef}")
+        if self.shaping_coef:
+            check_shaping(self.game)
         if self.belief_coef < 0:
             raise ValueError(f"belief_coef must be >= 0, got {self.belief_coef}")
         if self.ent_coef < 0 or (self.ent_coef_final is not None and self.ent_coef_final < 0):
@@ -399,29 +413,48 @@ def _scripted_league(names, groups, spec, params, seed) -> dict[str, list]:
     return league
 
 
-def train(args: Args) -> dict[str, Path]:
-    """Train every team; returns ``{team: path of its final checkpoint file}``."""
-    run_start = time.perf_counter()  # the seconds budget covers start-up and compilation too
-    args.check()
-    out = Path(args.out)
+@dataclass
+class Run:
+    """What ``train`` builds before its first update."""
+
+    env: object  # the batched games (``envs.make_vec``)
+    groups: list[str]  # the network groups: one per team, or one "shared" for every seat
+    team_group: np.ndarray  # [teams] int: the group that plays each team
+    models: list[ActorCritic]  # one per group
+    optimizers: list[torch.optim.Optimizer]  # one per group
+    pool: OpponentPool  # the league: snapshots, scripted members, fixed teams' players
+    fixed_players: dict  # group -> the player of a team that is not trained
+    fixed: dict  # group -> that player's league member id
+    trained: list[int]  # the groups that learn
+    counters: dict  # global_step, updates, group_steps (saved with checkpoints)
+    teacher: object | None  # the ``imitate`` player: warm start and DAgger labels
+    rng: np.random.Generator  # league draws
+    sampler: torch.Generator  # action sampling
+
+
+def run_directory(out: str) -> Path:
+    out = Path(out)
     if out.exists() and not out.is_dir():
         raise ValueError(f"out {str(out)!r} exists and is not a directory")
     out.mkdir(parents=True, exist_ok=True)
+    return out
 
-    # --- seeding and threads -------------------------------------------------------------------
+
+def build_run(args: Args) -> Run:
+    """Seeding and threads, then the games, a network and optimiser per group, the league with
+    its scripted members and fixed teams' players, a resumed checkpoint, the teacher."""
     torch.set_num_threads(args.threads)
     numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     sampler = torch.Generator().manual_seed(args.seed)
 
-    # --- environment, networks, league ----------------------------------------------------------
     env = envs.make_vec(args.game, args.num_envs, seed=args.seed, num_players=args.num_players,
                         **args.params)
-    spec, B, T = env.spec, env.num_envs, args.num_steps
+    spec = env.spec
     groups = group_names(spec, args.shared_policy)
-    shared = len(groups) == 1
-    team_group = np.zeros(len(spec.teams), np.int64) if shared else np.arange(len(spec.teams))
+    team_group = np.zeros(len(spec.teams), np.int64) if len(groups) == 1 else \
+        np.arange(len(spec.teams))
     config = model_config(env, args)
     models = [ActorCritic(config) for _ in groups]
     optimizers = [torch.optim.Adam(m.parameter_groups(), lr=args.learning_rate, eps=1e-5)
@@ -440,196 +473,179 @@ def train(args: Args) -> dict[str, Path]:
         # A fresh stream of games, so a resumed run does not replay the deals it already saw.
         env.reset(seed=int(np.random.SeedSequence([args.seed, counters["updates"]])
                            .generate_state(1)[0] >> 1))
-    warmup_left = 0
     teacher = make_policy(args.imitate, spec, env.params, seed=args.seed) if args.imitate else None
     if teacher is not None and teacher.remembers:
         raise ValueError(f"imitate: {args.imitate!r} remembers its games; a teacher must judge "
                          f"each position alone")
-    if teacher is not None and not args.resume:  # a resumed run keeps the teacher's labels only
-        for opt in optimizers:
-            for param_group in opt.param_groups:
-                param_group["lr"] = args.imitation_lr
-        deadline = None if args.seconds is None else run_start + args.imitation_share * args.seconds
-        loss = imitate(env, teacher, fixed_players, team_group, models, optimizers, T,
-                       args.imitation_steps, 2 * args.num_minibatches, args.max_grad_norm,
-                       args.imitation_epochs, deadline)
-        env.reset()
-        for g in trained:
-            if args.anchor_imitation:
-                pool.add(groups[g], models[g], anchor=True)
-        warmup_left = args.critic_warmup
-        if args.progress:
-            print(f"imitated {args.imitate} until {time.perf_counter() - run_start:.0f} s "
-                  f"(last cross-entropy {loss:.3f}); critic warm-up for {warmup_left} updates",
-                  flush=True, file=sys.stderr)
-    writer = None
-    if args.tensorboard:
-        from torch.utils.tensorboard import SummaryWriter
+    return Run(env, groups, team_group, models, optimizers, pool, fixed_players, fixed, trained,
+               counters, teacher, rng, sampler)
 
-        writer = SummaryWriter(str(out / "tb"))
-        writer.add_text("args", json.dumps(asdict(args), default=str))
-    team_models = {team: models[team_group[k]] for k, team in enumerate(spec.teams)
-                   if team_group[k] in trained}
+
+def warm_start(run: Run, args: Args, run_start: float) -> int:
+    """Every trained actor imitates the teacher (``training.imitate``); the clones join the
+    league as anchors. Returns the updates in which the critic then learns alone."""
+    for opt in run.optimizers:
+        for param_group in opt.param_groups:
+            param_group["lr"] = args.imitation_lr
+    deadline = None if args.seconds is None else run_start + args.imitation_share * args.seconds
+    loss = imitate(run.env, run.teacher, run.fixed_players, run.team_group, run.models,
+                   run.optimizers, args.num_steps, args.imitation_steps,
+                   2 * args.num_minibatches, args.max_grad_norm, args.imitation_epochs, deadline)
+    run.env.reset()
+    for g in run.trained:
+        if args.anchor_imitation:
+            run.pool.add(run.groups[g], run.models[g], anchor=True)
+    if args.progress:
+        print(f"imitated {args.imitate} until {time.perf_counter() - run_start:.0f} s "
+              f"(last cross-entropy {loss:.3f}); critic warm-up for {args.critic_warmup} updates",
+              flush=True, file=sys.stderr)
+    return args.critic_warmup
+
+
+def held_out_scoring(run: Run, args: Args, out: Path) -> tuple[dict, HeldOut | None]:
+    """The policy each trained team is scored as (a free-for-all's one shared policy), and the
+    held-out references that score them every ``eval_every`` updates (None: no evaluation)."""
+    spec = run.env.spec
+    team_models = {team: run.models[run.team_group[k]] for k, team in enumerate(spec.teams)
+                   if run.team_group[k] in run.trained}
     if free_for_all(spec):  # scored as one policy in some seats, by final position
-        team_models = {"shared": models[0]}
-    held_out = None
-    if args.eval_every:
-        opponents = list(args.eval_opponents) or policy_names(args.game)
-        held_out = HeldOut(args.game, env.params, list(team_models), opponents,
-                           args.eval_games, eval_seed(args.seed), out)
+        team_models = {"shared": run.models[0]}
+    if not args.eval_every:
+        return team_models, None
+    opponents = list(args.eval_opponents) or policy_names(args.game)
+    return team_models, HeldOut(args.game, run.env.params, list(team_models), opponents,
+                                args.eval_games, eval_seed(args.seed), out)
 
-    helper = ThreadPoolExecutor(1, thread_name_prefix="trainer-helper")
-    clock = Clock()
-    collector = Collector(env, models, team_group, shared, pool, fixed, args.opponent_share, rng,
-                          sampler, T, args.centralised_critic, clock, helper,
-                          teacher if args.teacher_coef > 0 else None)
-    buf = collector.buf
-    gather = Minibatches(buf.tensors(), helper)
-    progress = Progress(args.progress)
-    start_step = measured_from = counters["global_step"]
-    start_updates = counters["updates"]
-    paths: dict[str, Path] = {}
-    last_eval: dict = {}
-    credit_totals = {"credited": 0.0, "lost": 0.0}
 
-    def budget_fraction(step: int) -> float:
-        by_steps = step / args.total_steps if args.total_steps else 0.0
-        by_time = (time.perf_counter() - run_start) / args.seconds if args.seconds else 0.0
-        return min(1.0, max(by_steps, by_time))
+def budget_fraction(args: Args, step: int, run_start: float) -> float:
+    """How much of the budget is spent: steps or seconds, whichever is nearer its end."""
+    by_steps = step / args.total_steps if args.total_steps else 0.0
+    by_time = (time.perf_counter() - run_start) / args.seconds if args.seconds else 0.0
+    return min(1.0, max(by_steps, by_time))
 
-    while True:
-        # --- schedules ----------------------------------------------------------------------------
-        done_fraction = budget_fraction(counters["global_step"])
+
+@dataclass
+class Schedule:
+    """One update's coefficients, from the share of the budget spent."""
+
+    learning_rate: float
+    ent_coef: float
+    teacher_coef: float
+
+    @classmethod
+    def at(cls, args: Args, done_fraction: float, teaching: bool) -> Schedule:
         lr = args.learning_rate * (1.0 - done_fraction if args.anneal_lr else 1.0)
-        for opt in optimizers:
-            for param_group in opt.param_groups:  # the belief head tracks the actor to the end
-                param_group["lr"] = args.learning_rate if param_group.get("belief_head") else \
-                    max(lr, 1e-3 * args.learning_rate)
         ent_coef = args.ent_coef if args.ent_coef_final is None else (
             args.ent_coef + (args.ent_coef_final - args.ent_coef) * done_fraction)
         decay = max(0.0, 1.0 - done_fraction / args.teacher_until)
-        teacher_coef = 0.0 if collector.teacher is None else (
+        teacher_coef = 0.0 if not teaching else (
             args.teacher_final + (args.teacher_coef - args.teacher_final) * decay)
-        if teacher_coef == 0.0:
+        return cls(lr, ent_coef, teacher_coef)
+
+    def apply(self, optimizers, args: Args) -> None:
+        for opt in optimizers:
+            for param_group in opt.param_groups:  # the belief head tracks the actor to the end
+                param_group["lr"] = args.learning_rate if param_group.get("belief_head") else \
+                    max(self.learning_rate, 1e-3 * args.learning_rate)
+
+    def charts(self) -> dict:
+        return {"learning_rate": self.learning_rate, "ent_coef": self.ent_coef,
+                "teacher_coef": self.teacher_coef}
+
+
+def update_team(run: Run, g: int, rows: np.ndarray, buf, gather: Minibatches, args: Args,
+                clock: Clock, schedule: Schedule, train_actor: bool) -> tuple[dict, float]:
+    """PPO on group ``g``'s resolved transitions (flat rollout rows ``rows [N]``); returns
+    its losses and its critic's explained variance before the update."""
+    name, model = run.groups[g], run.models[g]
+    advantages = buf.advantages.numpy().reshape(-1)[rows]
+    if not np.isfinite(advantages).all():
+        raise TrainingError(f"{name}: a trained transition has no finite advantage "
+                            f"(a chain reached a row the learner did not play)")
+    ev = explained_variance(buf.values.numpy().reshape(-1)[rows],
+                            buf.returns.numpy().reshape(-1)[rows])
+    sequences = None
+    if model.recurrent:  # whole (game, seat) columns, run through time
+        index, restart = seat_sequences(rows, buf.B, buf.seat, buf.episode)
+        sequences = (torch.from_numpy(np.where(index >= 0, rows[index], -1)),
+                     torch.from_numpy(restart))
+    model.train()
+    losses = ppo_update(model, run.optimizers[g], gather, torch.from_numpy(rows), args, clock,
+                        sequences, schedule.ent_coef, train_actor=train_actor,
+                        teacher_coef=schedule.teacher_coef)
+    run.counters["group_steps"][g] += int(rows.size)
+    return losses, ev
+
+
+def train(args: Args) -> dict[str, Path]:
+    """Train every team; returns ``{team: path of its final checkpoint file}``."""
+    run_start = time.perf_counter()  # the seconds budget covers start-up and compilation too
+    args.check()
+    out = run_directory(args.out)
+    run = build_run(args)
+    warmup_left = 0  # a resumed run keeps only the teacher's labels
+    if run.teacher is not None and not args.resume:
+        warmup_left = warm_start(run, args, run_start)
+    team_models, held_out = held_out_scoring(run, args, out)
+    helper = ThreadPoolExecutor(1, thread_name_prefix="trainer-helper")
+    clock = Clock()
+    collector = Collector(run.env, run.models, run.team_group, len(run.groups) == 1, run.pool,
+                          run.fixed, args.opponent_share, run.rng, run.sampler, args.num_steps,
+                          args.centralised_critic, clock, helper,
+                          run.teacher if args.teacher_coef > 0 else None)
+    buf = collector.buf
+    gather = Minibatches(buf.tensors(), helper)
+    shaping = Shaping(args.game, run.env.params, args.shaping_coef, args.gamma,
+                      run.env.num_players) if args.shaping_coef else None
+    log = TrainingLog(args, out, run.env.spec.teams, clock, run.counters, run_start, held_out)
+    counters, last_eval, paths = run.counters, {}, {}
+    while True:
+        schedule = Schedule.at(args, budget_fraction(args, counters["global_step"], run_start),
+                               collector.teacher is not None)
+        schedule.apply(run.optimizers, args)
+        if schedule.teacher_coef == 0.0:
             collector.teacher = None  # gone for good: stop labelling
 
-        # --- collect ------------------------------------------------------------------------------
         stats = collector.collect()
-        for key in credit_totals:
-            credit_totals[key] += stats[key]
 
-        # --- advantages along each seat's own decisions -------------------------------------------
-        advantages, returns, resolved = per_seat_gae(
-            buf.rewards, buf.values.numpy(), buf.done, buf.seat, buf.valid, env.num_players,
+        rewards = buf.rewards if shaping is None else buf.rewards + shaping(buf)  # not credited
+        advantages, returns, resolved = per_seat_gae(  # along each seat's own decisions
+            rewards, buf.values.numpy(), buf.done, buf.seat, buf.valid, run.env.num_players,
             args.gamma, args.gae_lambda)
-        buf.advantages.numpy()[:] = advantages
-        buf.returns.numpy()[:] = returns
+        buf.advantages.numpy()[:], buf.returns.numpy()[:] = advantages, returns
 
-        # --- update each team on its own resolved transitions -------------------------------------
-        update_stats, ev = {}, {}
-        trainable = (resolved & buf.learn).reshape(-1)
-        for g in trained:
-            name = groups[g]
-            rows_g = np.flatnonzero(trainable & (buf.group.reshape(-1) == g))
-            if rows_g.size == 0:
-                continue
-            if not np.isfinite(advantages.reshape(-1)[rows_g]).all():
-                raise TrainingError(f"{name}: a trained transition has no finite advantage "
-                                    f"(a chain reached a row the learner did not play)")
-            ev[name] = explained_variance(buf.values.numpy().reshape(-1)[rows_g],
-                                          returns.reshape(-1)[rows_g])
-            sequences = None
-            if models[g].recurrent:
-                index, restart = seat_sequences(rows_g, B, buf.seat, buf.episode)
-                sequences = (torch.from_numpy(np.where(index >= 0, rows_g[index], -1)),
-                             torch.from_numpy(restart))
-            models[g].train()
-            update_stats[name] = ppo_update(models[g], optimizers[g], gather,
-                                            torch.from_numpy(rows_g), args, clock, sequences,
-                                            ent_coef, train_actor=warmup_left == 0,
-                                            teacher_coef=teacher_coef)
-            counters["group_steps"][g] += int(rows_g.size)
+        trainable = (resolved & buf.learn).reshape(-1)  # the learners' own, resolved rows
+        losses, ev = {}, {}
+        for g in run.trained:  # each team on its own transitions
+            rows = np.flatnonzero(trainable & (buf.group.reshape(-1) == g))
+            if rows.size:
+                losses[run.groups[g]], ev[run.groups[g]] = update_team(
+                    run, g, rows, buf, gather, args, clock, schedule, warmup_left == 0)
         warmup_left = max(0, warmup_left - 1)
-        counters["global_step"] += T * B
+        counters["global_step"] += args.num_steps * run.env.num_envs
         counters["updates"] += 1
         step, updates = counters["global_step"], counters["updates"]
 
-        # --- snapshot into the league -------------------------------------------------------------
-        if updates % args.snapshot_every == 0:
-            for g in trained:
-                pool.add(groups[g], models[g])
+        if updates % args.snapshot_every == 0:  # into the league
+            for g in run.trained:
+                run.pool.add(run.groups[g], run.models[g])
 
-        # --- held-out evaluation ------------------------------------------------------------------
-        budget_done = budget_fraction(step) >= 1.0
-        if updates == start_updates + 1 and not budget_done:
-            clock.restart()  # the first update paid for compilation: measure from here on
-            measured_from = step
+        budget_done = budget_fraction(args, step, run_start) >= 1.0
+        log.after_update(step, updates, budget_done)
         evaluated = held_out is not None and (updates % args.eval_every == 0 or budget_done)
         if evaluated:
             with clock.paused():
                 last_eval = held_out.evaluate(step, updates, time.perf_counter() - run_start,
                                               team_models)
 
-        # --- log ----------------------------------------------------------------------------------
-        sps = (step - measured_from) / clock.wall if step > measured_from else 0.0
-        wins = stats["wins"]
-        games = max(int(wins.sum()), 1)
-        paid = credit_totals["credited"] + credit_totals["lost"]
-        credited_share = credit_totals["credited"] / paid if paid else 1.0
-        if writer is not None:
-            charts = {"learning_rate": lr, "ent_coef": ent_coef, "teacher_coef": teacher_coef,
-                      "steps_per_second": sps}
-            log_update(writer, step, spec.teams, update_stats, ev, stats, charts,
-                       credited_share, clock, last_eval if evaluated else {})
-        held = " ".join(f"{team} {refs['heuristic'][0]:.2f}" for team, refs in last_eval.items()
-                        if "heuristic" in refs)
-        if held and held_out.free_for_all:
-            held += " (mean position)"
-        progress.show(
-            f"[{args.game}] {step:,}{'' if args.total_steps is None else f'/{args.total_steps:,}'}"
-            f" steps  {time.perf_counter() - run_start:,.0f} s  {sps:,.0f} steps/s  "
-            + (f"vs heuristic: {held}  " if held else "")
-            + f"EV {' '.join(f'{v:.2f}' for v in ev.values())}  "
-            f"credited {credited_share:.1%}  outside-net {clock.outside_share:.0%}",
-            final=budget_done,
-        )
+        log.update(step, stats, losses, ev, schedule.charts(), last_eval, evaluated, budget_done)
 
-        # --- checkpoint ---------------------------------------------------------------------------
         if budget_done or updates % args.checkpoint_every == 0:
-            where = save_run_checkpoint(out, env, args, groups, models, optimizers, pool, counters)
-            paths = {name: where / f"{name}.pt" for name in groups}
+            where = save_run_checkpoint(out, run.env, args, run.groups, run.models,
+                                        run.optimizers, run.pool, counters)
+            paths = {name: where / f"{name}.pt" for name in run.groups}
         if budget_done:
             break
     helper.shutdown()
-    if writer is not None:
-        writer.close()
-
-    measured = counters["global_step"] - measured_from
-    summary = {
-        "steps": counters["global_step"] - start_step,
-        "wall_seconds": time.perf_counter() - run_start,
-        "measured_steps": measured,
-        "steps_per_second": sps,
-        "steps_per_cpu_second": measured / max(clock.cpu, 1e-9),
-        "network_seconds": clock.network,
-        "outside_network_share": clock.outside_share,
-        "rewards_credited_share": credited_share,
-        "explained_variance": ev,
-        "selfplay_win_rates_last_rollout": {t: float(wins[k] / games)
-                                            for k, t in enumerate(spec.teams)},
-        "held_out_last": last_eval,
-        "curves": str(out / "curves.png") if held_out is not None else None,
-        "checkpoints": {k: str(v) for k, v in paths.items()},
-    }
-    (out / "summary.json").write_text(json.dumps(summary, indent=2))
-    if args.progress:
-        print(
-            f"trained {summary['steps']:,} agent-steps in {summary['wall_seconds']:.1f} s; "
-            + ("after the first update: " if measured_from > start_step
-               else "a single update, so start-up included: ")
-            + f"{sps:,.0f} steps/s "
-            f"({summary['steps_per_cpu_second']:,.0f} per CPU-second), "
-            f"time outside the network {clock.outside_share:.1%}",
-            file=sys.stderr,
-        )
+    log.close(counters["global_step"], paths)
     return paths

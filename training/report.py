@@ -1,11 +1,12 @@
-"""The learning report for ``docs/training.md``: trained teams against the scripted heuristic.
+"""The learning report for ``docs/training.md``: trained teams against the scripted players.
 
     python -m training.report runs/amongus6-report --games 20000
 
-The game and its parameters are the run's own (read from its checkpoints). One match with the
-heuristic on every side (the reference), then for each team the run trained, that team's
-policy against the heuristic on every other side (a team the run did not train, ``--fixed``,
-has no row). Win rates carry Wilson 95% intervals (``evaluation.match``).
+The game and its parameters are the run's own (read from its checkpoints). For each team the
+run trained (a team it did not train, ``--fixed``, has no row), that team's policy against each
+scripted player of the other side, each row after its reference, the heuristic in the same
+seats against the same player, and with the difference in points (``report``). Win rates carry
+Wilson 95% intervals (``evaluation.match``).
 
 A free-for-all run (MANIACAL) has one shared policy and no teams: it plays half the seats
 against the heuristic in the others, every deal once in every seating (at 4 players, the six
@@ -20,7 +21,7 @@ import json
 from pathlib import Path
 
 import envs
-from agents import make_policy
+from agents import make_policy, policy_names
 from agents.checkpoint import load_checkpoint
 from agents.neural import load_policy
 from evaluation.entrants import free_for_all
@@ -44,28 +45,51 @@ def ffa_report(run: str, deals: int, seed: int, workers: int | None = None) -> F
                      seed=seed, workers=workers, **metadata["params"])
 
 
+def _label(players: dict[str, str], teams) -> str:
+    return " vs ".join(f"{players[t]} {t}" for t in teams)
+
+
 def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
+    """For each team the run trained (a team it did not train, ``--fixed``, has no rows), its
+    policy against each scripted player on every other side (the heuristic first, then each
+    bot with a strategy of its own for a side there: the Menace's drain, Among Us's chain), each
+    after its reference: the heuristic in the trained team's seats against the same bot. A
+    trained row's ``reference`` names that row and ``gain`` is its team's win rate minus the
+    reference's, in points: the issue's bar ("10 points above the heuristic's own rate")."""
     where, metadata = _run_checkpoint(run)
     game, params = metadata["game"], metadata["params"]
     spec = envs.registry[game]
     if free_for_all(spec):
         raise ValueError(f"{run}: {game} is a free-for-all; use ffa_report()")
-    heuristic = make_policy("heuristic", spec, params, seed)
+    names = ["heuristic"] + [n for n in policy_names(game) if n not in ("random", "heuristic")]
+    bots = {name: make_policy(name, spec, params, seed) for name in names}
     untrained = metadata["args"].get("fixed_teams", {})  # not trained in this run
-    matches = [(f"heuristic {' vs heuristic '.join(spec.teams)}",
-                {team: heuristic for team in spec.teams})]
+    matches = []  # (label, policies, team scored, label of its reference)
     for team in spec.teams:
         if team in untrained:
             continue
         trained = load_policy(where / f"{team}.pt", game, team=team, greedy=greedy, seed=seed,
                               **params)
-        label = " vs ".join(("trained " if t == team else "heuristic ") + t for t in spec.teams)
-        matches.append((label, {t: trained if t == team else heuristic for t in spec.teams}))
-    rows = []
-    for label, policies in matches:
-        result = play_match(game, policies, games, seed=seed, **params)
-        rows.append({"match": label, "game": game, "params": params, "checkpoint": str(where),
-                     **result.as_dict()})
+        others = [t for t in spec.teams if t != team]
+        for name, bot in bots.items():
+            if bot.strategy_for is not None and not set(bot.strategy_for) & set(others):
+                continue  # it plays as the heuristic on every other side
+            players = {t: name for t in others}
+            reference = _label({**players, team: "heuristic"}, spec.teams)
+            if reference not in [m[0] for m in matches]:
+                matches.append((reference, {**{t: bot for t in others},
+                                            team: bots["heuristic"]}, None, None))
+            matches.append((_label({**players, team: "trained"}, spec.teams),
+                            {**{t: bot for t in others}, team: trained}, team, reference))
+    rows, rates = [], {}
+    for label, policies, team, reference in matches:
+        result = play_match(game, policies, games, seed=seed, **params).as_dict()
+        rates[label] = result["win_rate"]
+        row = {"match": label, "game": game, "params": params, "checkpoint": str(where), **result}
+        if team is not None:
+            row.update(team=team, reference=reference,
+                       gain=100.0 * (result["win_rate"][team] - rates[reference][team]))
+        rows.append(row)
     return rows
 
 
@@ -94,15 +118,17 @@ def main(argv: list[str] | None = None) -> None:
         return
     teams = envs.registry[rows[0]["game"]].teams
     print(f"{rows[0]['game']} {rows[0]['params']}")
-    print("| match | games | " + " | ".join(f"{t} wins (95% CI)" for t in teams) + " | draws |")
-    print("|---|---|" + "---|" * len(teams) + "---|")
+    print("| match | games | " + " | ".join(f"{t} wins (95% CI)" for t in teams)
+          + " | draws | trained team vs the heuristic in its seats |")
+    print("|---|---|" + "---|" * len(teams) + "---|---|")
     for r in rows:
         cells = []
         for team in teams:
             lo, hi = r["interval95"][team]
             cells.append(f"{r['win_rate'][team]:.3f} [{lo:.3f}, {hi:.3f}]")
+        gain = f"{r['gain']:+.1f} points ({r['team']})" if "gain" in r else "(reference)"
         print(f"| {r['match']} | {r['games']} | {' | '.join(cells)} | "
-              f"{r['draws'] / r['games']:.3f} |")
+              f"{r['draws'] / r['games']:.3f} | {gain} |")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,49 @@
+"""training.report: each trained team against every scripted player of the other side, each
+row after its reference (the heuristic in the same seats, the same deals) and the gap between."""
+
+import pytest
+
+from training.ppo import Args, train
+from training.report import main, report
+
+from .conftest import TINY
+
+
+def _assert_gains(rows):
+    rates = {r["match"]: r["win_rate"] for r in rows}
+    for r in rows:
+        if "gain" in r:
+            expected = 100 * (r["win_rate"][r["team"]] - rates[r["reference"]][r["team"]])
+            assert r["gain"] == pytest.approx(expected)
+
+
+def test_amongus_the_impostor_also_meets_the_chain_crew_and_the_crew_meets_no_duplicate(
+        tiny_run, capsys):
+    args, _ = tiny_run
+    rows = report(args.out, 8, seed=5)
+    assert [(r["match"], r.get("reference")) for r in rows] == [
+        ("heuristic crew vs heuristic impostor", None),
+        ("trained crew vs heuristic impostor", "heuristic crew vs heuristic impostor"),
+        ("heuristic crew vs trained impostor", "heuristic crew vs heuristic impostor"),
+        ("chain crew vs heuristic impostor", None),
+        ("chain crew vs trained impostor", "chain crew vs heuristic impostor"),
+    ]  # the chain is a crew strategy: as the impostor it plays the heuristic, so no row
+    assert all(r["games"] == 8 for r in rows)
+    _assert_gains(rows)
+    main([args.out, "--games", "8", "--seed", "5"])
+    table = capsys.readouterr().out
+    assert "| chain crew vs trained impostor | 8 |" in table
+    assert " points (impostor) |" in table and "(reference) |" in table
+
+
+def test_menace_the_trained_crew_meets_the_drain_menace_and_a_fixed_team_has_no_rows(tmp_path):
+    out = tmp_path / "menace"
+    train(Args(out=str(out), **{**TINY, "game": "menace", "num_players": 5,
+                                "fixed_teams": {"menace": "heuristic"}}))
+    rows = report(str(out), 8, seed=5)
+    assert [r["match"] for r in rows] == [
+        "heuristic crew vs heuristic menace", "trained crew vs heuristic menace",
+        "heuristic crew vs drain menace", "trained crew vs drain menace",
+    ]
+    assert {r.get("team") for r in rows} == {None, "crew"}
+    _assert_gains(rows)
