@@ -98,7 +98,7 @@ def cmd_ffa(args) -> int:
 
     result = ffa_match(args.game, args.policy, args.against, args.games, seed=args.seed,
                        seats=args.seats, workers=args.workers, ray_address=args.ray,
-                       **_game_params(args))
+                       greedy=args.greedy, **_game_params(args))
     print(json.dumps(result.as_dict()) if args.json else result.format_table())
     return 0
 
@@ -187,6 +187,8 @@ def register(subparsers) -> None:
                    help="the policy in the other seats (default %(default)s)")
     p.add_argument("--seats", type=_positive, default=None,
                    help="POLICY's seats in each game (default: half the table, rounded down)")
+    p.add_argument("--greedy", action="store_true",
+                   help="POLICY (a checkpoint) takes its most likely action (default: sample)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.set_defaults(run=cmd_ffa)
 

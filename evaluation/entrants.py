@@ -50,6 +50,7 @@ class Entrant:
     source: str  # a make_policy name, or a checkpoint path
     roles: tuple[str, ...]  # the roles (teams, or "player") it may play
     identity: str  # "name:heuristic" or "sha256:..." of the checkpoint file: what the label means
+    greedy: bool = False  # a checkpoint takes its most likely action instead of sampling
 
     @property
     def checkpoint(self) -> bool:
@@ -66,7 +67,8 @@ class Entrant:
                     f"{self.source}: the file changed since it was checked ({found} != "
                     f"{self.identity}); workers must see the same checkpoint file"
                 )
-            policy = load_policy(self.source, game=spec.name, seed=seed, **params)
+            policy = load_policy(self.source, game=spec.name, greedy=self.greedy, seed=seed,
+                                 **params)
         else:
             policy = make_policy(self.source, spec, params, seed)
         policy.name = self.label

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -185,10 +185,11 @@ def play_seatings(game: str, params: dict, a, b, deals: int, seed: int, seats: i
 
 def ffa_match(game: str, policy: str, against: str, deals: int, seed: int = 0,
               seats: int | None = None, workers: int | None = None,
-              ray_address: str | None = None, **params) -> FFAResult:
+              ray_address: str | None = None, greedy: bool = False, **params) -> FFAResult:
     """``policy`` (a name, a checkpoint path or LABEL@SOURCE) in ``seats`` seats (default half
     the table, rounded down) against ``against`` in the rest, every deal in every seating.
-    Names and checkpoints are checked against the game before a game is played."""
+    Names and checkpoints are checked against the game before a game is played. ``greedy``:
+    ``policy`` (a checkpoint) takes its most likely action instead of sampling one."""
     spec = envs.registry[game]
     if not free_for_all(spec):
         raise ValueError(f"{game} is a team game; score it with `hiddendeck eval {game}`")
@@ -196,6 +197,11 @@ def ffa_match(game: str, policy: str, against: str, deals: int, seed: int = 0,
         raise ValueError(f"deals must be an integer >= 2 (an interval needs two), got {deals!r}")
     params = spec.resolve(**params)
     a, b = resolve(policy, spec, params), resolve(against, spec, params)
+    if greedy:
+        if not a.checkpoint:
+            raise ValueError(f"greedy: {a.source!r} is not a checkpoint; only a trained policy "
+                             f"chooses between sampling and its most likely action")
+        a = replace(a, greedy=True)
     if a.label == b.label:
         raise ValueError(f"both sides are labelled {a.label!r}: give two different policies, "
                          f"or LABEL@SOURCE for two copies of one")

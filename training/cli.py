@@ -141,6 +141,13 @@ def register(subparsers) -> argparse.ArgumentParser:
                    "does (default %(default)s; none: start from scratch)")
     p.add_argument("--imitation-steps", type=int, default=d.imitation_steps,
                    help="decisions played for the warm start (default %(default)s)")
+    p.add_argument("--imitation-epochs", type=int, default=d.imitation_epochs,
+                   help="epochs over each batch of the teacher's decisions (default %(default)s)")
+    p.add_argument("--imitation-lr", type=_positive, default=d.imitation_lr,
+                   help="Adam's rate for the warm start (default %(default)s)")
+    p.add_argument("--imitation-share", type=_positive, default=d.imitation_share,
+                   help="with --seconds, the warm start stops after this share of the budget "
+                   "at the latest (default %(default)s)")
     p.add_argument("--teacher-coef", type=_non_negative, default=d.teacher_coef,
                    help="weight of the cross-entropy to the imitated player's choices in the "
                    "learner's own positions, decaying to 0 (default %(default)s; 0: off)")
@@ -201,6 +208,9 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         fixed_teams=dict(ns.fixed),
         imitate=ns.imitate,
         imitation_steps=ns.imitation_steps,
+        imitation_epochs=ns.imitation_epochs,
+        imitation_lr=ns.imitation_lr,
+        imitation_share=ns.imitation_share,
         teacher_coef=ns.teacher_coef,
         teacher_until=ns.teacher_until,
         teacher_final=ns.teacher_final,

@@ -36,13 +36,15 @@ def _run_checkpoint(run: str) -> tuple[Path, dict]:
     return where, load_checkpoint(team_file)["metadata"]
 
 
-def ffa_report(run: str, deals: int, seed: int, workers: int | None = None) -> FFAResult:
-    """The shared policy of a free-for-all run in half the seats, the heuristic in the rest."""
+def ffa_report(run: str, deals: int, seed: int, workers: int | None = None,
+               greedy: bool = False) -> FFAResult:
+    """The shared policy of a free-for-all run in half the seats, the heuristic in the rest
+    (``greedy``: taking its most likely action)."""
     where, metadata = _run_checkpoint(run)
     if not free_for_all(envs.registry[metadata["game"]]):
         raise ValueError(f"{run}: a {metadata['game']} run has teams; use report()")
     return ffa_match(metadata["game"], f"trained@{where / 'shared.pt'}", "heuristic", deals,
-                     seed=seed, workers=workers, **metadata["params"])
+                     seed=seed, workers=workers, greedy=greedy, **metadata["params"])
 
 
 def _label(players: dict[str, str], teams) -> str:
@@ -107,9 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     ns = parser.parse_args(argv)
     _, metadata = _run_checkpoint(ns.run)
     if free_for_all(envs.registry[metadata["game"]]):
-        if ns.greedy:
-            parser.error("--greedy: a free-for-all report plays the checkpoint as sampled")
-        result = ffa_report(ns.run, ns.games, ns.seed, ns.workers)
+        result = ffa_report(ns.run, ns.games, ns.seed, ns.workers, ns.greedy)
         print(json.dumps(result.as_dict(), indent=2) if ns.json else result.format_table())
         return
     rows = report(ns.run, ns.games, ns.seed, ns.greedy)

@@ -5,10 +5,12 @@ import pytest
 import torch
 
 import envs
+from agents import make_policy
 from agents.checkpoint import game_metadata, save_policy
-from agents.neural import ActorCritic
+from agents.neural import ActorCritic, load_policy
 from evaluation.cli import main
-from evaluation.ffa import ffa_match, first_shares, positions, seatings
+from evaluation.ffa import InProcess, ffa_match, first_shares, play_seatings, positions, score
+from evaluation.ffa import seatings
 
 FOUR = {"num_players": 4}
 
@@ -93,6 +95,21 @@ def test_a_shared_checkpoint_plays_any_seat(tmp_path):
     assert result.sources["net"] == shared and result.games == 12
 
 
+def test_a_greedy_checkpoint_plays_its_most_likely_action(tmp_path):
+    shared = untrained_checkpoint(tmp_path / "shared.pt", "maniacal", "shared", **FOUR)
+    result = ffa_match("maniacal", f"net@{shared}", "heuristic", deals=3, seed=5, workers=1,
+                       greedy=True, **FOUR)
+    params = envs.registry["maniacal"].resolve(**FOUR)
+    greedy = InProcess("net", load_policy(shared, greedy=True))
+    heuristic = InProcess("heuristic", make_policy("heuristic", envs.registry["maniacal"],
+                                                   params, 5))
+    logs, plans = play_seatings("maniacal", params, greedy, heuristic, 3, 5, 2)
+    expected = score("net", "heuristic", logs, plans, 4)
+    assert [s.mean_position for s in result.sides] == [s.mean_position for s in expected]
+    with pytest.raises(ValueError, match="not a checkpoint"):
+        ffa_match("maniacal", "random", "heuristic", deals=2, greedy=True, **FOUR)
+
+
 def test_bad_requests_are_refused_before_playing():
     with pytest.raises(ValueError, match="team game"):
         ffa_match("menace", "heuristic", "random", deals=2)
@@ -110,5 +127,7 @@ def test_the_command_prints_the_table(capsys):
                  "--workers", "1"]) == 0
     out = capsys.readouterr().out
     assert "2 deals x 6 seatings = 12 games" in out and "mean position" in out
+    assert main(["ffa", "maniacal", "random", "--players", "4", "--games", "2", "--greedy"]) == 2
+    assert "not a checkpoint" in capsys.readouterr().err
     assert main(["ffa", "menace", "heuristic"]) == 2
     assert "team game" in capsys.readouterr().err

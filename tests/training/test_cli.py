@@ -29,6 +29,9 @@ def test_arguments_reach_the_trainer():
                                         "random", "--eval-every", "0", "--ent-coef-final", "0"]))
     assert recipe.imitate is None and recipe.eval_opponents == ("random",)
     assert recipe.eval_every == 0 and recipe.ent_coef_final == 0
+    warm = args_from_namespace(parse(["train", "maniacal", "--imitation-epochs", "8",
+                                      "--imitation-lr", "0.002", "--imitation-share", "0.3"]))
+    assert (warm.imitation_epochs, warm.imitation_lr, warm.imitation_share) == (8, 0.002, 0.3)
 
 
 def test_bad_arguments_exit_with_a_message(capsys):
