@@ -450,17 +450,18 @@ def train(args: Args) -> dict[str, Path]:
             for param_group in opt.param_groups:
                 param_group["lr"] = args.imitation_lr
         deadline = None if args.seconds is None else run_start + args.imitation_share * args.seconds
-        loss = imitate(env, teacher, fixed_players, team_group, models, optimizers, T,
-                       args.imitation_steps, 2 * args.num_minibatches, args.max_grad_norm,
-                       args.imitation_epochs, deadline)
+        losses = imitate(env, teacher, fixed_players, team_group, models, optimizers, T,
+                         args.imitation_steps, 2 * args.num_minibatches, args.max_grad_norm,
+                         args.imitation_epochs, deadline)
         env.reset()
         for g in trained:
             if args.anchor_imitation:
                 pool.add(groups[g], models[g], anchor=True)
         warmup_left = args.critic_warmup
-        if args.progress:
+        if args.progress:  # each team's fit: a minority team's can lag far behind
+            fits = ", ".join(f"{groups[g]} {v:.3f}" for g, v in losses.items())
             print(f"imitated {args.imitate} until {time.perf_counter() - run_start:.0f} s "
-                  f"(last cross-entropy {loss:.3f}); critic warm-up for {warmup_left} updates",
+                  f"(last cross-entropy {fits}); critic warm-up for {warmup_left} updates",
                   flush=True, file=sys.stderr)
     writer = None
     if args.tensorboard:
