@@ -488,16 +488,17 @@ def warm_start(run: Run, args: Args, run_start: float) -> int:
         for param_group in opt.param_groups:
             param_group["lr"] = args.imitation_lr
     deadline = None if args.seconds is None else run_start + args.imitation_share * args.seconds
-    loss = imitate(run.env, run.teacher, run.fixed_players, run.team_group, run.models,
+    losses = imitate(run.env, run.teacher, run.fixed_players, run.team_group, run.models,
                    run.optimizers, args.num_steps, args.imitation_steps,
                    2 * args.num_minibatches, args.max_grad_norm, args.imitation_epochs, deadline)
     run.env.reset()
     for g in run.trained:
         if args.anchor_imitation:
             run.pool.add(run.groups[g], run.models[g], anchor=True)
-    if args.progress:
+    if args.progress:  # each team's fit: a minority team's can lag far behind
+        fits = ", ".join(f"{run.groups[g]} {v:.3f}" for g, v in losses.items())
         print(f"imitated {args.imitate} until {time.perf_counter() - run_start:.0f} s "
-              f"(last cross-entropy {loss:.3f}); critic warm-up for {args.critic_warmup} updates",
+              f"(last cross-entropy {fits}); critic warm-up for {args.critic_warmup} updates",
               flush=True, file=sys.stderr)
     return args.critic_warmup
 

@@ -37,8 +37,9 @@ def test_imitation_makes_the_impostor_choose_as_the_heuristic():
     before = agreement(models[1], teacher, seed=7)
     crew_before = [p.clone() for p in models[0].parameters()]
     fixed = {0: teacher}  # the crew is played by the heuristic and not trained
-    loss = imitate(env, teacher, fixed, np.arange(2), models, optimizers, args.num_steps,
-                   args.imitation_steps, args.num_minibatches, args.max_grad_norm)
+    losses = imitate(env, teacher, fixed, np.arange(2), models, optimizers, args.num_steps,
+                     args.imitation_steps, args.num_minibatches, args.max_grad_norm)
     after = agreement(models[1], teacher, seed=7)
-    assert after > max(0.6, before + 0.3), (before, after, loss)
+    assert after > max(0.6, before + 0.3), (before, after, losses)
+    assert list(losses) == [1] and 0 < losses[1] < 1  # each trained team's own fit, by group
     assert all(torch.equal(a, b) for a, b in zip(crew_before, models[0].parameters()))
