@@ -47,16 +47,12 @@ from .entrants import free_for_all
 from .match import MatchResult, play_match, wilson_interval
 
 SLOTS = 1024  # games in flight at once
-PROBE_GAMES = 64  # the teacher's games whose kinds an error message lists
+PROBE_GAMES = 256  # the teacher's own games whose kinds a take-over may name
 
 
 def leading_word(action_name: str) -> str:
     """``clear, look at +1`` -> ``clear``: the verb that names what kind of action it is."""
     return action_name.split()[0].rstrip(",;:")
-
-
-class UnknownKind(ValueError):
-    """A name that is no decision kind of the game."""
 
 
 class DecisionKinds:
@@ -82,7 +78,7 @@ class DecisionKinds:
         words = [w.strip() for w in text.split("+")]
         unknown = [w for w in words if w not in self.words]
         if not text.strip() or unknown:
-            raise UnknownKind(f"{self.game}: {text!r} is not a decision kind ({unknown or 'empty'}"
+            raise ValueError(f"{self.game}: {text!r} is not a decision kind ({unknown or 'empty'}"
                              f" not among the leading words of its actions: "
                              f"{', '.join(self.words)})")
         return int(np.bitwise_or.reduce([1 << self.words.index(w) for w in words]))
@@ -261,11 +257,23 @@ def take_over(game: str, policy: Policy, team: str, taken: list[str],
                          f"team's win rate)")
     team = _team(spec, team)
     resolved = spec.resolve(**params)
-    kinds = DecisionKinds(spec)
-    codes = [kinds.parse(text) for text in taken]
-    if not codes:
+    if not taken:
         raise ValueError("name at least one decision kind for the teacher to take")
     bot = make_policy(teacher, spec, resolved, seed)
+    kinds = DecisionKinds(spec)
+    # a kind the team never meets would leave the network alone while the table says otherwise
+    met = [kind for kind, _, _ in
+           agreement(game, bot, team, teacher, PROBE_GAMES, seed, **resolved).kinds]
+    seen = (f"the {team}'s decisions in {PROBE_GAMES} of {teacher}'s own games (seed {seed}) "
+            f"are of the kinds {', '.join(met)}")
+    codes = []
+    for text in taken:
+        try:
+            codes.append(kinds.parse(text))
+        except ValueError as e:
+            raise ValueError(f"{e}; {seen}") from None
+        if kinds.label(codes[-1]) not in met:
+            raise ValueError(f"{game}: no decision of the {team} is of the kind {text!r}; {seen}")
     takes = TeacherTakes(policy, bot, kinds, codes)
     slots = np.arange(min(SLOTS, games))
     rows = []
@@ -278,15 +286,6 @@ def take_over(game: str, policy: Policy, team: str, taken: list[str],
                                        **resolved)))
     return TakeOver(team, [kinds.label(c) for c in codes],
                     takes.rows_taken / max(1, takes.rows), seed, rows)
-
-
-def known_kinds(game: str, team: str | None, teacher: str, seed: int, **params) -> list[str]:
-    """The kinds of ``team``'s decisions in a few of the teacher's own games, most frequent
-    first: what an error about an unknown kind lists."""
-    spec = envs.registry[game]
-    bot = make_policy(teacher, spec, spec.resolve(**params), seed)
-    found = agreement(game, bot, team, teacher, PROBE_GAMES, seed, **params)
-    return [kind for kind, _, _ in found.kinds]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -348,12 +347,7 @@ def _run(ns) -> Agreement | TakeOver:
     if ns.teacher_takes is None:
         return agreement(ns.game, network, team, ns.teacher, ns.games, ns.seed, **params)
     taken = [k.strip() for k in ns.teacher_takes.split(",")]
-    try:
-        return take_over(ns.game, network, team, taken, ns.teacher, ns.games, ns.seed, **params)
-    except UnknownKind as e:
-        seen = known_kinds(ns.game, team, ns.teacher, ns.seed, **params)
-        raise ValueError(f"{e}; the {team}'s decisions in {PROBE_GAMES} of {ns.teacher}'s own "
-                         f"games are of the kinds {', '.join(seen)}") from None
+    return take_over(ns.game, network, team, taken, ns.teacher, ns.games, ns.seed, **params)
 
 
 if __name__ == "__main__":

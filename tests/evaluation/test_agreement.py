@@ -9,9 +9,10 @@ import pytest
 import envs
 from agents import make_policy
 from agents.policy import RandomPolicy
-from evaluation.agreement import DecisionKinds, agreement, main, take_over
+from evaluation.agreement import DecisionKinds, TeacherTakes, agreement, main, take_over
 from evaluation.entrants import resolve
 from evaluation.harness import Batch, play_batch
+from evaluation.match import play_match
 
 GAME = dict(game="amongus", num_players=4)
 SPEC = envs.registry["amongus"]
@@ -69,14 +70,16 @@ def test_a_free_for_all_compares_every_seat():
     assert len(result.kinds) > 3
 
 
-def test_take_over_of_every_kind_plays_exactly_the_teachers_games():
+def test_the_teacher_taking_every_kind_plays_exactly_the_teachers_games():
     kinds = DecisionKinds(SPEC)
-    every = [kinds.label(code) for code in range(1, 1 << len(kinds.words))]
-    result = take_over("amongus", RandomPolicy(2), "impostor", every, games=150, seed=5,
+    every = TeacherTakes(RandomPolicy(2), HEURISTIC, kinds, range(1 << len(kinds.words)))
+    match = {"crew": HEURISTIC}
+    taken = play_match("amongus", {**match, "impostor": every}, 150, seed=5, num_players=4)
+    teacher = play_match("amongus", {**match, "impostor": HEURISTIC}, 150, seed=5, num_players=4)
+    alone = play_match("amongus", {**match, "impostor": RandomPolicy(2)}, 150, seed=5,
                        num_players=4)
-    (_, alone), (_, taken), (_, teacher) = result.rows
-    assert result.taken_share == 1.0
-    assert taken.wins == teacher.wins and taken.decisions == teacher.decisions
+    assert every.rows_taken == every.rows > 0
+    assert (taken.wins, taken.decisions) == (teacher.wins, teacher.decisions)
     assert alone.wins["impostor"] < teacher.wins["impostor"]
 
 
@@ -86,6 +89,8 @@ def test_take_over_of_one_kind_routes_only_those_decisions():
     assert result.taken == ["guess"] and 0 < result.taken_share < 0.5
     assert [label for label, _ in result.rows] == [
         "random alone", "heuristic takes guess", "heuristic (reference)"]
+    (_, alone), (_, guessed), (_, teacher) = result.rows
+    assert alone.wins["impostor"] < guessed.wins["impostor"] < teacher.wins["impostor"]
 
 
 def test_the_command_prints_the_agreement_of_a_checkpoint(checkpoint, capsys):
@@ -113,6 +118,8 @@ def test_the_command_plays_a_take_over(checkpoint, capsys):
      "'vote+fly' is not a decision kind (['fly'] not among"),
     (["--game", "amongus", "--players", "4", "--teacher-takes", "guess,vote+fly"],
      "are of the kinds show+sabotage, "),
+    (["--game", "amongus", "--players", "4", "--teacher-takes", "sabotage"],
+     "no decision of the impostor is of the kind 'sabotage'; the impostor's decisions in 256"),
     (["--game", "amongus", "--players", "4", "--games", "0"], "--games must be positive"),
     (["--game", "amongus", "--players", "4", "--greedy"], "--greedy goes with --teacher-takes"),
     (["--game", "amongus", "--players", "4", "--teacher", "chainsaw"], "unknown policy"),
