@@ -333,7 +333,7 @@ def _run(ns) -> Agreement | TakeOver:
                          "checkpoint's greedy action")
     spec = envs.registry[ns.game]
     # game, version, parameters and observation layout: checked before any game is played
-    network = load_policy(ns.checkpoint, game=ns.game, greedy=ns.greedy or not ns.teacher_takes,
+    network = load_policy(ns.checkpoint, game=ns.game, greedy=ns.greedy or ns.teacher_takes is None,
                           seed=ns.seed, **params)
     team = ns.team
     if network.team != "shared":  # one team's checkpoint plays that team only
