@@ -5,8 +5,10 @@
 The game and its parameters are the run's own (read from its checkpoints). For each team the
 run trained (a team it did not train, ``--fixed``, has no row), that team's policy against each
 scripted player of the other side, each row after its reference, the heuristic in the same
-seats against the same player, and with the difference in points (``report``). Win rates carry
-Wilson 95% intervals (``evaluation.match``).
+seats against the same player, and with the difference in points (``report``). Where the run
+trained every team, a last row plays the trained teams against each other (the issue's bar:
+"trained crew vs trained menace between 20% and 80%"). Win rates carry Wilson 95% intervals
+(``evaluation.match``).
 
 A free-for-all run (MANIACAL) has one shared policy and no teams: it plays half the seats
 against the heuristic in the others, every deal once in every seating (at 4 players, the six
@@ -57,7 +59,9 @@ def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
     bot with a strategy of its own for a side there: the Menace's drain, Among Us's chain), each
     after its reference: the heuristic in the trained team's seats against the same bot. A
     trained row's ``reference`` names that row and ``gain`` is its team's win rate minus the
-    reference's, in points: the issue's bar ("10 points above the heuristic's own rate")."""
+    reference's, in points: the issue's bar ("10 points above the heuristic's own rate").
+    Where every team was trained, the last row plays them against each other, each team's own
+    network in its seats. A row's ``trained`` lists the teams its trained networks play."""
     where, metadata = _run_checkpoint(run)
     game, params = metadata["game"], metadata["params"]
     spec = envs.registry[game]
@@ -67,11 +71,12 @@ def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
     bots = {name: make_policy(name, spec, params, seed) for name in names}
     untrained = metadata["args"].get("fixed_teams", {})  # not trained in this run
     matches = []  # (label, policies, team scored, label of its reference)
+    trained_teams = {}  # each team's own network, from its own file (never one for both)
     for team in spec.teams:
         if team in untrained:
             continue
-        trained = load_policy(where / f"{team}.pt", game, team=team, greedy=greedy, seed=seed,
-                              **params)
+        trained = trained_teams[team] = load_policy(where / f"{team}.pt", game, team=team,
+                                                    greedy=greedy, seed=seed, **params)
         others = [t for t in spec.teams if t != team]
         for name, bot in bots.items():
             if bot.strategy_for is not None and not set(bot.strategy_for) & set(others):
@@ -83,11 +88,16 @@ def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
                                             team: bots["heuristic"]}, None, None))
             matches.append((_label({**players, team: "trained"}, spec.teams),
                             {**{t: bot for t in others}, team: trained}, team, reference))
+    if len(trained_teams) == len(spec.teams):  # the issue's bar: between 20% and 80%
+        matches.append((_label({t: "trained" for t in spec.teams}, spec.teams), trained_teams,
+                        None, None))
     rows, rates = [], {}
     for label, policies, team, reference in matches:
         result = play_match(game, policies, games, seed=seed, **params).as_dict()
         rates[label] = result["win_rate"]
-        row = {"match": label, "game": game, "params": params, "checkpoint": str(where), **result}
+        row = {"match": label, "game": game, "params": params, "checkpoint": str(where),
+               "trained": [t for t in spec.teams if policies[t] is trained_teams.get(t)],
+               **result}
         if team is not None:
             row.update(team=team, reference=reference,
                        gain=100.0 * (result["win_rate"][team] - rates[reference][team]))
@@ -126,7 +136,8 @@ def main(argv: list[str] | None = None) -> None:
         for team in teams:
             lo, hi = r["interval95"][team]
             cells.append(f"{r['win_rate'][team]:.3f} [{lo:.3f}, {hi:.3f}]")
-        gain = f"{r['gain']:+.1f} points ({r['team']})" if "gain" in r else "(reference)"
+        gain = (f"{r['gain']:+.1f} points ({r['team']})" if "gain" in r
+                else "(trained against trained)" if r["trained"] else "(reference)")
         print(f"| {r['match']} | {r['games']} | {' | '.join(cells)} | "
               f"{r['draws'] / r['games']:.3f} | {gain} |")
 

@@ -3,6 +3,8 @@ row after its reference (the heuristic in the same seats, the same deals) and th
 
 import pytest
 
+from agents.neural import load_policy
+from evaluation.match import play_match
 from training.ppo import Args, train
 from training.report import main, report
 
@@ -27,13 +29,34 @@ def test_amongus_the_impostor_also_meets_the_chain_crew_and_the_crew_meets_no_du
         ("heuristic crew vs trained impostor", "heuristic crew vs heuristic impostor"),
         ("chain crew vs heuristic impostor", None),
         ("chain crew vs trained impostor", "chain crew vs heuristic impostor"),
+        ("trained crew vs trained impostor", None),
     ]  # the chain is a crew strategy: as the impostor it plays the heuristic, so no row
     assert all(r["games"] == 8 for r in rows)
+    assert [r["trained"] for r in rows] == [[], ["crew"], ["impostor"], [], ["impostor"],
+                                            ["crew", "impostor"]]
     _assert_gains(rows)
     main([args.out, "--games", "8", "--seed", "5"])
     table = capsys.readouterr().out
     assert "| chain crew vs trained impostor | 8 |" in table
     assert " points (impostor) |" in table and "(reference) |" in table
+    assert "| trained crew vs trained impostor | 8 |" in table
+    assert table.rstrip().endswith("(trained against trained) |")
+
+
+def test_the_trained_teams_meet_each_other_each_with_its_own_network(tiny_run):
+    """Greedy, so the row is reproducible: it is the match of the crew's checkpoint in the
+    crew's seats and the impostor's in the impostor's (not one network for both)."""
+    args, paths = tiny_run
+    last = report(args.out, 40, seed=6, greedy=True)[-1]
+    assert last["match"] == "trained crew vs trained impostor"
+    own = {t: load_policy(paths[t], "amongus", team=t, greedy=True, num_players=4)
+           for t in ("crew", "impostor")}
+    right = play_match("amongus", own, 40, seed=6, num_players=4).as_dict()
+    mixed = play_match("amongus", {"crew": own["crew"], "impostor": own["crew"]}, 40, seed=6,
+                       num_players=4).as_dict()
+    assert (last["wins"], last["decisions_per_game"]) == (right["wins"],
+                                                          right["decisions_per_game"])
+    assert mixed["decisions_per_game"] != right["decisions_per_game"]  # the test can tell
 
 
 def test_menace_the_trained_crew_meets_the_drain_menace_and_a_fixed_team_has_no_rows(tmp_path):
