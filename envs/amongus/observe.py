@@ -36,6 +36,9 @@ WINDOW = _OBS.index("window")
 WINDOW_CARDS = _OBS.index("window_cards")
 SABOTAGE_TARGET = _OBS.index("sabotage_target")
 SABOTAGE_TARGET_COLOUR = _OBS.index("sabotage_target_colour")
+SABOTAGE_TARGET_SHOWN = _OBS.index("sabotage_target_shown")
+SABOTAGE_TARGET_GAVE = _OBS.index("sabotage_target_gave")
+UNCLAIMED_COLOURS = _OBS.index("unclaimed_colours")
 COLOURS_KNOWN = _OBS.index("colours_known")
 
 
@@ -95,11 +98,23 @@ def observe(s, seat, out, off, n):
         if s["window"] == AFTER_VOTE:
             out[off[WINDOW_CARDS] + relative(s["vote_target"], seat, n)] = 1.0
     out[off[COLOURS_KNOWN]] = (known - 1) / (n - 1)
+    for c in range(n):
+        out[off[UNCLAIMED_COLOURS] + c] = 1.0
+    out[off[UNCLAIMED_COLOURS] + s["impostor_colour"]] = 0.0
+    for j in range(n):
+        if knows_colour(s, seat, j):
+            out[off[UNCLAIMED_COLOURS] + colour[j]] = 0.0
     if s["phase"] == SABOTAGE_GUESS:
+        # The target's rows of shown_total and received_from, repeated where a flat network
+        # can read them: it cannot easily look up one seat's row by the sabotage_target one-hot.
         target = sabotage_target(s)
         out[off[SABOTAGE_TARGET] + relative(target, seat, n)] = 1.0
         if knows_colour(s, seat, target):
             out[off[SABOTAGE_TARGET_COLOUR] + colour[target]] = 1.0
+        for c in range(n):
+            out[off[SABOTAGE_TARGET_SHOWN] + c] = shown_total[target, c] * per_round
+            if trades[seat, target] or trades[target, seat]:
+                out[off[SABOTAGE_TARGET_GAVE] + c] = given[target, seat, c] * per_round
 
 
 _STATE = state_layout({"num_players": 4, "max_rounds": 30})

@@ -61,6 +61,23 @@ def observation_layout(params: dict) -> Layout:
                 (n,),
                 "one-hot colour of the seat being guessed, if the observer knows it; else zero",
             ),
+            Piece(
+                "sabotage_target_shown",
+                (n,),
+                "the cards the seat being guessed has shown in all rounds, / max_rounds; zero "
+                "outside a sabotage",
+            ),
+            Piece(
+                "sabotage_target_gave",
+                (n,),
+                "the cards the seat being guessed gave the observer, / max_rounds; zero outside "
+                "a sabotage",
+            ),
+            Piece(
+                "unclaimed_colours",
+                (n,),
+                "colours neither the impostor's nor of any seat whose colour the observer knows",
+            ),
             Piece("colours_known", (1,), "fraction of the other seats whose colour is known"),
         )
     )
@@ -100,7 +117,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="amongus",
-    version=2,
+    version=3,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,

@@ -44,3 +44,46 @@ def test_colours_known_counts_the_other_seats_whose_colour_is_known():
     t.act("sabotage")  # the impostor's card turns face up
     known = [t.observation(seat)["colours_known"][0] for seat in range(4)]
     assert np.allclose(known, [2 / 3, 0, 1 / 3, 1 / 3])
+
+
+def _evidence(n=4):
+    """Seat 2 (green) has shown red twice and pink once; it gave seat 1 one red in a trade it
+    started, and gave seat 3 one pink."""
+    shown_total = np.zeros((10, 10), np.int16)
+    shown_total[2, 0], shown_total[2, 3] = 2, 1
+    given = np.zeros((10, 10, 10), np.int16)
+    trades = np.zeros((10, 10), np.int16)
+    given[2, 1, 0], trades[2, 1] = 1, 1
+    given[2, 3, 3], trades[2, 3] = 1, 1
+    return dict(shown_total=shown_total, given=given, trades=trades)
+
+
+def test_sabotage_target_evidence_repeats_the_targets_rows_during_a_sabotage():
+    t = Table(num_players=4, impostor=1).turn(1, rules.END_OF_TURN)
+    t.edit(**{k: v.astype(t.s[k].dtype) for k, v in _evidence().items()})
+    per_round = 1 / t.s["max_rounds"]
+    before = t.observation(1)
+    assert not before["sabotage_target_shown"].any() and not before["sabotage_target_gave"].any()
+    t.act("sabotage")  # seat 2 (green) is guessed first
+    seen = t.observation(1)
+    assert np.allclose(seen["sabotage_target_shown"], np.array([2, 0, 0, 1]) * per_round)
+    assert np.allclose(seen["sabotage_target_shown"], seen["shown_total"].reshape(4, 4)[1])
+    assert np.allclose(seen["sabotage_target_gave"], np.array([1, 0, 0, 0]) * per_round)
+    assert np.allclose(seen["sabotage_target_gave"], seen["received_from"].reshape(4, 4)[1])
+    # seat 0 never traded with seat 2: the same public row, nothing received
+    assert np.allclose(t.observation(0)["sabotage_target_shown"], seen["sabotage_target_shown"])
+    assert not t.observation(0)["sabotage_target_gave"].any()
+    # seat 3 received pink from seat 2
+    assert np.allclose(t.observation(3)["sabotage_target_gave"], np.array([0, 0, 0, 1]) * per_round)
+
+
+def test_unclaimed_colours_are_those_neither_the_impostors_nor_of_a_known_seat():
+    t = Table(num_players=4, impostor=1).edit(looked=_looked([(0, 2)])).turn(1, rules.END_OF_TURN)
+    unclaimed = {seat: t.observation(seat)["unclaimed_colours"] for seat in range(4)}
+    assert np.array_equal(unclaimed[0], [0, 0, 0, 1])  # own red, blue the impostor's, looked green
+    assert np.array_equal(unclaimed[1], [1, 0, 1, 1])  # blue is its own and the impostor's
+    assert np.array_equal(unclaimed[3], [1, 0, 1, 0])
+    t.act("sabotage")
+    t.act("guess green")  # right: green turns face up, and everyone knows it
+    assert np.array_equal(t.observation(1)["unclaimed_colours"], [1, 0, 0, 1])
+    assert np.array_equal(t.observation(3)["unclaimed_colours"], [1, 0, 0, 0])
