@@ -80,6 +80,35 @@ def test_masks_are_the_legal_actions_and_cards_are_conserved(num_players, policy
         finished += int((terminated | truncated).sum())
 
 
+@pytest.mark.parametrize("num_players", [4, 6, 10])
+def test_derived_pieces_repeat_what_the_seat_already_sees(num_players):
+    """Version 3's pieces add no information: at every decision of heuristic games (which
+    sabotage), each is its definition over the other pieces of the same observation."""
+    vec = envs.make_vec("amongus", 128, seed=num_players, num_players=num_players)
+    layout = vec.spec.observation_layout(vec.params)
+    player = AmongUsHeuristic(vec.spec, vec.params)
+    n, guesses, finished = num_players, 0, 0
+    while finished < 300:
+        for b in range(vec.num_envs):
+            o = layout.split(vec.observation[b])
+            known = o["known_colour"].reshape(n, n)
+            claimed = known.max(axis=0) + o["impostor_colour"] > 0
+            assert np.array_equal(o["unclaimed_colours"], (~claimed).astype(np.float32))
+            if o["phase"][rules.SABOTAGE_GUESS]:
+                guesses += 1
+                target = int(o["sabotage_target"].argmax())
+                row = o["shown_total"].reshape(n, n)[target]
+                assert np.array_equal(o["sabotage_target_shown"], row)
+                assert np.array_equal(o["sabotage_target_gave"],
+                                      o["received_from"].reshape(n, n)[target])
+            else:
+                assert not o["sabotage_target_shown"].any()
+                assert not o["sabotage_target_gave"].any()
+        _, terminated, truncated = vec.step(player.act(vec.observation, vec.action_mask))
+        finished += int((terminated | truncated).sum())
+    assert guesses > 50, guesses
+
+
 def hidden_from(s, seat: int, rng: np.random.Generator):
     """A copy of record ``s`` changed only in what ``seat`` cannot know (others' colours, and so
     who the impostor is unless it is ``seat``; others' hands and trades; a face-down offered

@@ -29,7 +29,9 @@ def agreement(model, teacher, seed: int) -> float:
 
 def test_imitation_makes_the_impostor_choose_as_the_heuristic():
     torch.manual_seed(0)
-    args = Args(num_players=4, num_envs=128, num_steps=16, imitation_steps=128 * 16 * 30)
+    # 90 batches of 2,048 decisions: on Among Us version 3's observation 30 reached 0.69 here,
+    # under the bar; 90 reach 0.81-0.83 at torch seeds 0-3
+    args = Args(num_players=4, num_envs=128, num_steps=16, imitation_steps=128 * 16 * 90)
     env = envs.make_vec("amongus", args.num_envs, seed=1, num_players=4)
     teacher = AmongUsHeuristic(env.spec, env.params)
     models = [ActorCritic(model_config(env, args)) for _ in env.spec.teams]
