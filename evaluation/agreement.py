@@ -44,6 +44,7 @@ from envs.core.spec import GameSpec
 from training.cli import game_param
 
 from .entrants import free_for_all
+from .ffa import InProcess, Side, play_seatings, score
 from .match import MatchResult, play_match, wilson_interval
 
 SLOTS = 1024  # games in flight at once
@@ -245,16 +246,48 @@ class TakeOver:
         return "\n".join(lines)
 
 
+@dataclass
+class FreeForAllTakeOver:
+    """A free-for-all's take-over: the policy in half the seats against the teacher in the
+    rest, every deal in every seating, scored by mean position (1 best)."""
+
+    game: str
+    params: dict
+    taken: list[str]
+    taken_share: float  # of the policy's decisions
+    seed: int
+    deals: int
+    seatings: int
+    rows: list[tuple[str, Side, Side]]  # the policy's side and the teacher's, per row
+
+    def as_dict(self) -> dict:
+        return {"team": "player", "taken": self.taken, "taken_share": self.taken_share,
+                "seed": self.seed, "deals": self.deals, "seatings": self.seatings,
+                "matches": [{"row": label, "side": mine.as_dict(), "teacher": theirs.as_dict()}
+                            for label, mine, theirs in self.rows]}
+
+    def format_table(self) -> str:
+        lines = [f"{self.game} {self.params}: half the seats against the teacher in the rest; "
+                 f"{self.deals} deals x {self.seatings} seatings each, seed {self.seed}; the "
+                 f"teacher took {self.taken_share:.1%} of the policy's decisions",
+                 "| in half the seats | mean position (95% CI) | first places | teacher's mean |",
+                 "|---|---|---|---|"]
+        for label, mine, theirs in self.rows:
+            lo, hi = mine.position_interval
+            lines.append(f"| {label} | {mine.mean_position:.3f} [{lo:.3f}, {hi:.3f}] | "
+                         f"{mine.first_share:.1%} | {theirs.mean_position:.3f} |")
+        return "\n".join(lines)
+
+
 def take_over(game: str, policy: Policy, team: str, taken: list[str],
               teacher: str = "heuristic", games: int = 2000, seed: int = 0,
-              **params) -> TakeOver:
+              **params) -> TakeOver | FreeForAllTakeOver:
     """``team``'s win rate against ``teacher`` with ``policy`` alone, with ``teacher`` deciding
-    the kinds ``taken`` for it, and of ``teacher`` itself in its seats (the reference)."""
+    the kinds ``taken`` for it, and of ``teacher`` itself in its seats (the reference). In a
+    free-for-all, ``policy`` holds half the seats and ``games`` counts deals, each played in
+    every seating; the result is its mean position."""
     games = _count("games", games)
     spec = envs.registry[game]
-    if free_for_all(spec):
-        raise ValueError(f"{game} is a free-for-all: a take-over needs a team game (it scores a "
-                         f"team's win rate)")
     team = _team(spec, team)
     resolved = spec.resolve(**params)
     if not taken:
@@ -275,11 +308,26 @@ def take_over(game: str, policy: Policy, team: str, taken: list[str],
         if kinds.label(codes[-1]) not in met:
             raise ValueError(f"{game}: no decision of the {team} is of the kind {text!r}; {seen}")
     takes = TeacherTakes(policy, bot, kinds, codes)
+    lineups = ((f"{policy.name} alone", policy),
+               (f"{teacher} takes {', '.join(taken)}", takes),
+               (f"{teacher} (reference)", bot))
+    if team == "player":
+        if games < 2:
+            raise ValueError(f"a free-for-all's take-over needs at least 2 deals (an interval), "
+                             f"got {games}")
+        n = resolved["num_players"]
+        against = InProcess(f"{teacher} (teacher)", bot)
+        ffa_rows = []
+        for label, mine in lineups:
+            logs, plans = play_seatings(game, resolved, InProcess(label, mine), against, games,
+                                        seed, n // 2)
+            ffa_rows.append((label, *score(label, against.label, logs, plans, n)))
+        return FreeForAllTakeOver(game, resolved, [kinds.label(c) for c in codes],
+                                  takes.rows_taken / max(1, takes.rows), seed, games,
+                                  len(plans), ffa_rows)
     slots = np.arange(min(SLOTS, games))
     rows = []
-    for label, mine in ((f"{policy.name} alone", policy),
-                        (f"{teacher} takes {', '.join(taken)}", takes),
-                        (f"{teacher} (reference)", bot)):
+    for label, mine in lineups:
         policy.game_over(slots)  # a recurrent network starts every match from blank memories
         lineup = {t: mine if t == team else bot for t in spec.teams}
         rows.append((label, play_match(game, lineup, games, num_envs=SLOTS, seed=seed,
@@ -319,7 +367,7 @@ def main(argv: list[str] | None = None) -> None:
     print(json.dumps(result.as_dict(), indent=2) if ns.json else result.format_table())
 
 
-def _run(ns) -> Agreement | TakeOver:
+def _run(ns) -> Agreement | TakeOver | FreeForAllTakeOver:
     params = dict(ns.param)
     if ns.players is not None:
         params["num_players"] = ns.players

@@ -132,7 +132,14 @@ def test_bad_input_is_refused_with_a_clear_message(argv, message, checkpoint, ca
     assert message in capsys.readouterr().err
 
 
-def test_a_take_over_needs_a_team_game():
-    bot = make_policy("heuristic", envs.registry["maniacal"], {"num_players": 3})
-    with pytest.raises(ValueError, match="free-for-all: a take-over needs a team game"):
-        take_over("maniacal", bot, None, ["pass"], games=4, num_players=3)
+def test_a_free_for_all_take_over_scores_half_the_seats_by_mean_position():
+    """Random in half the seats places far behind the heuristic; with the heuristic taking its
+    draft (build or sell) it places better; the heuristic against itself is 2.5 exactly."""
+    result = take_over("maniacal", RandomPolicy(3), None, ["build+sell"], games=6, seed=2,
+                       num_players=4)
+    assert result.taken == ["build+sell"] and 0 < result.taken_share < 1
+    assert result.seatings == 6 and result.deals == 6
+    (_, alone, _), (_, drafted, _), (_, teacher, theirs) = result.rows
+    assert teacher.mean_position == theirs.mean_position == 2.5
+    assert alone.mean_position > drafted.mean_position > 2.5
+    assert "mean position" in result.format_table()
