@@ -1,8 +1,8 @@
 """Where a trained policy disagrees with a scripted teacher, and what each disagreement costs.
 
-    python -m evaluation.agreement runs/amongus6-selfplay/checkpoints/step_N/impostor.pt \
+    python -m evaluation.agreement runs/amongus6-selfplay3/checkpoints/step_N/impostor.pt \
         --game amongus --players 6 --games 1024 --seed 777
-    python -m evaluation.agreement runs/amongus6-selfplay/checkpoints/step_N/impostor.pt \
+    python -m evaluation.agreement runs/amongus6-selfplay3/checkpoints/step_N/impostor.pt \
         --game amongus --players 6 --games 2000 --seed 777 --teacher-takes guess
 
 A policy warm-started by imitation can stay below its teacher; these two diagnostics say where.
