@@ -56,13 +56,10 @@ from envs.maniacal.observe import (
     TIME_COST,
     TIME_LEFT,
 )
-from envs.maniacal.spec import DIE_FACES
+from envs.maniacal.odds import BACK, MAX_DICE, MAX_TARGET, P_SUCCESS
 from envs.maniacal.tables import (
-    CONTRACT_DIFFICULTY,
     CONTRACT_RESULT,
     CONTRACT_TARGET,
-    CONTRACT_TEAM,
-    CONTRACT_TRAIT,
     LACKEY,
     MERCENARY,
     N_CONTINENTS,
@@ -85,27 +82,6 @@ from envs.maniacal.tables import (
 from .policy import ScriptedPolicy
 
 H, RK, SK, C = N_HENCHMEN, N_ROOM_KINDS, N_SCHEME_KINDS, N_CONTINENTS
-MAX_DICE, MAX_TARGET = 96, 48
-
-
-def _success_table() -> np.ndarray:
-    """``[d, t]``: the chance that d dice roll at least t successes (R2's faces)."""
-    face = np.bincount(np.array(DIE_FACES), minlength=3) / len(DIE_FACES)
-    out = np.zeros((MAX_DICE + 1, MAX_TARGET + 1))
-    dist = np.array([1.0])
-    for d in range(MAX_DICE + 1):
-        tail = np.cumsum(dist[::-1])[::-1]  # tail[t] = P(sum >= t)
-        m = min(len(tail), MAX_TARGET + 1)
-        out[d, :m] = tail[:m]
-        dist = np.convolve(dist, face)
-    out[:, 0] = 1.0
-    return out
-
-
-P_SUCCESS = _success_table()
-
-# What a seat may know of a face-down contract: the fronts of every card with the same back.
-BACK = CONTRACT_DIFFICULTY * 16 + (CONTRACT_TEAM - 1) * 4 + CONTRACT_TRAIT
 
 # Worth of one activation of a room, in Infamy (a dollar is worth about half an Infamy point).
 MONEY_WORTH = 0.5

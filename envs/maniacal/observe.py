@@ -5,13 +5,17 @@ pending pick, its Schemes (only their number), a contract's front before the fli
 order or contents (only sizes), the random state (spec §5, "must never leak").
 """
 
+import numpy as np
+
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
+from .odds import BACK, BACK_ODDS, MAX_DICE
 from .rules import CONTRACT_PHASE, OVER, OWNED, PICKS, WORKER
 from .spec import observation_layout, state_layout
 from .tables import (
     CONTRACT_DECK_SIZES, CONTRACT_DIFFICULTY, CONTRACT_RESULT, CONTRACT_TEAM, CONTRACT_TRAIT,
-    FIRST_MERCENARY, HENCHMAN_COST, HENCHMAN_TRAITS, HENCHMAN_TYPE, N_CONTINENTS, N_CONTRACTS,
+    FIRST_MERCENARY, HENCHMAN_COST, HENCHMAN_TRAITS, HENCHMAN_TYPE, LACKEY, N_CONTINENTS,
+    N_CONTRACTS,
     N_HENCHMEN,
     N_MERCENARIES, N_POWERS, N_ROOM_CARDS, N_ROOM_KINDS, N_SCHEME_CARDS, N_SCHEME_KINDS,
     N_SUPERVILLAINS, VILLAIN_WEEKS,
@@ -34,6 +38,7 @@ MAP_PRESENT = _OBS.index("map_present")
 MAP_DIFFICULTY = _OBS.index("map_difficulty")
 MAP_TEAM = _OBS.index("map_team")
 MAP_TRAIT = _OBS.index("map_trait")
+CONTRACT_ODDS = _OBS.index("contract_odds")
 TIME_COST = _OBS.index("time_cost")
 ATTEMPT_SEAT = _OBS.index("attempt_seat")
 ATTEMPT_CONTINENT = _OBS.index("attempt_continent")
@@ -91,6 +96,43 @@ def capped(x, scale):
 
 
 @kernel
+def henchman_dice(s, h):
+    """Dice henchman h brings to a contract: every trait point, a Lackey's best trait only."""
+    total, best = 0, 0
+    for t in range(4):
+        value = HENCHMAN_TRAITS[h, t] + s["bonus"][h, t]
+        total += value
+        best = max(best, value)
+    return best if HENCHMAN_TYPE[h] == LACKEY else total
+
+
+@kernel
+def best_teams(s, seat):
+    """``[k]``: the dice of the seat's best k available henchmen (uninjured, unexhausted),
+    k = 0..4; -1 where it has fewer than k."""
+    top = np.zeros(4, np.int64)
+    found = 0
+    for h in range(H):
+        if s["owner"][h] != seat or s["where"][h] != OWNED or s["exhausted"][h] \
+                or s["injuries"][h]:
+            continue
+        d = henchman_dice(s, h)
+        found += 1
+        for i in range(4):
+            if d > top[i]:
+                for j in range(3, i, -1):
+                    top[j] = top[j - 1]
+                top[i] = d
+                break
+    teams = np.full(5, -1, np.int64)
+    teams[0] = 0
+    for k in range(1, 5):
+        if found >= k:
+            teams[k] = teams[k - 1] + top[k - 1]
+    return teams
+
+
+@kernel
 def observe(s, seat, out, off, n):
     rnd = s["round"]
     phase = s["phase"]
@@ -111,7 +153,8 @@ def observe(s, seat, out, off, n):
         out[off[ACTIVE_SEAT] + relative(s["active"], seat, n)] = 1.0
     week_count = 7 + rnd
     out[off[WEEKS_PIECE]] = week_count * 0.1
-    # the map: backs only
+    # the map: backs only, and what the observer's own henchmen could make of each
+    teams = best_teams(s, seat)
     for k in range(C):
         card = s["map"][k]
         if card >= 0:
@@ -119,6 +162,14 @@ def observe(s, seat, out, off, n):
             out[off[MAP_DIFFICULTY] + 3 * k + CONTRACT_DIFFICULTY[card]] = 1.0
             out[off[MAP_TEAM] + 4 * k + CONTRACT_TEAM[card] - 1] = 1.0
             out[off[MAP_TRAIT] + 4 * k + CONTRACT_TRAIT[card]] = 1.0
+            dice = teams[CONTRACT_TEAM[card]]  # the back's team size: public
+            if dice >= 0:
+                odds = BACK_ODDS[BACK[card], min(dice, MAX_DICE)]  # the back, not the front
+                o = off[CONTRACT_ODDS] + 4 * k
+                out[o] = odds[0]
+                out[o + 1] = odds[1] / 15.0
+                out[o + 2] = odds[2] / 6.0
+                out[o + 3] = odds[3]
     # the attempt
     if s["attempt_seat"] >= 0:
         out[off[ATTEMPT_SEAT] + relative(s["attempt_seat"], seat, n)] = 1.0

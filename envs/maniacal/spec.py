@@ -67,6 +67,13 @@ def observation_layout(params: dict) -> Layout:
             Piece("map_difficulty", (C, 3), "back: Easy, Hard, Legendary"),
             Piece("map_team", (C, 4), "back: team size 1-4"),
             Piece("map_trait", (C, 4), "back: recommended trait"),
+            Piece(
+                "contract_odds",
+                (C, 4),
+                "with the observer's best available team of the back's size (uninjured, "
+                "unexhausted; zero if it has too few): chance of success, expected Infamy / 15, "
+                "expected money / 6, chance of Captured, over every front with that back",
+            ),
             Piece("time_cost", (n, C), "each seat's weeks to each continent / 5"),
             # the attempt in progress
             Piece("attempt_seat", (n,), "one-hot: the seat attempting a contract"),
@@ -159,7 +166,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="maniacal",
-    version=0,
+    version=1,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,
