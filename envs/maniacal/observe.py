@@ -5,8 +5,6 @@ pending pick, its Schemes (only their number), a contract's front before the fli
 order or contents (only sizes), the random state (spec §5, "must never leak").
 """
 
-import numpy as np
-
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
 from .odds import BACK, BACK_ODDS, MAX_DICE
@@ -107,10 +105,10 @@ def henchman_dice(s, h):
 
 
 @kernel
-def best_teams(s, seat):
-    """``[k]``: the dice of the seat's best k available henchmen (uninjured, unexhausted),
-    k = 0..4; -1 where it has fewer than k."""
-    top = np.zeros(4, np.int64)
+def best_four(s, seat):
+    """The dice of the seat's four best available henchmen (uninjured, unexhausted), most first
+    (0 past the last), and how many it has: scalars, so that no observation allocates."""
+    t0 = t1 = t2 = t3 = 0
     found = 0
     for h in range(H):
         if s["owner"][h] != seat or s["where"][h] != OWNED or s["exhausted"][h] \
@@ -118,18 +116,24 @@ def best_teams(s, seat):
             continue
         d = henchman_dice(s, h)
         found += 1
-        for i in range(4):
-            if d > top[i]:
-                for j in range(3, i, -1):
-                    top[j] = top[j - 1]
-                top[i] = d
-                break
-    teams = np.full(5, -1, np.int64)
-    teams[0] = 0
-    for k in range(1, 5):
-        if found >= k:
-            teams[k] = teams[k - 1] + top[k - 1]
-    return teams
+        if d > t0:
+            t0, t1, t2, t3 = d, t0, t1, t2
+        elif d > t1:
+            t1, t2, t3 = d, t1, t2
+        elif d > t2:
+            t2, t3 = d, t2
+        elif d > t3:
+            t3 = d
+    return t0, t1, t2, t3, found
+
+
+@kernel
+def team_dice(best, size):
+    """Dice of the best ``size`` henchmen of ``best_four``; -1 if the seat has fewer."""
+    t0, t1, t2, t3, found = best
+    if found < size:
+        return -1
+    return t0 + (t1 if size > 1 else 0) + (t2 if size > 2 else 0) + (t3 if size > 3 else 0)
 
 
 @kernel
@@ -154,7 +158,7 @@ def observe(s, seat, out, off, n):
     week_count = 7 + rnd
     out[off[WEEKS_PIECE]] = week_count * 0.1
     # the map: backs only, and what the observer's own henchmen could make of each
-    teams = best_teams(s, seat)
+    best = best_four(s, seat)
     for k in range(C):
         card = s["map"][k]
         if card >= 0:
@@ -162,7 +166,7 @@ def observe(s, seat, out, off, n):
             out[off[MAP_DIFFICULTY] + 3 * k + CONTRACT_DIFFICULTY[card]] = 1.0
             out[off[MAP_TEAM] + 4 * k + CONTRACT_TEAM[card] - 1] = 1.0
             out[off[MAP_TRAIT] + 4 * k + CONTRACT_TRAIT[card]] = 1.0
-            dice = teams[CONTRACT_TEAM[card]]  # the back's team size: public
+            dice = team_dice(best, CONTRACT_TEAM[card])  # the back's team size: public
             if dice >= 0:
                 odds = BACK_ODDS[BACK[card], min(dice, MAX_DICE)]  # the back, not the front
                 o = off[CONTRACT_ODDS] + 4 * k
