@@ -45,6 +45,7 @@ from training.cli import game_param
 
 from .entrants import free_for_all
 from .ffa import InProcess, Side, play_seatings, score
+from .harness import Batch, play_batch
 from .match import MatchResult, play_match, wilson_interval
 
 SLOTS = 1024  # games in flight at once
@@ -147,69 +148,54 @@ def _count(name: str, value) -> int:
 def agreement(game: str, policy: Policy, team: str | None, teacher: str = "heuristic",
               games: int = 1024, seed: int = 0, slots: int = SLOTS, **params) -> Agreement:
     """``policy`` (give a greedy one) against ``teacher`` at ``team``'s decisions of the
-    teacher's own games ``0 .. games-1`` of ``seed``; a free-for-all compares every seat."""
+    teacher's own games ``0 .. games-1`` of ``seed``, played by the evaluation harness (so they
+    are the deals every match plays); a free-for-all compares every seat."""
     games, slots = _count("games", games), _count("slots", slots)
     spec = envs.registry[game]
     team = _team(spec, team)
-    B = min(slots, games)
-    vec = envs.make_vec(game, B, seed=seed, **params)
-    bot = make_policy(teacher, spec, vec.params, seed)
+    resolved = spec.resolve(**params)
+    bot = make_policy(teacher, spec, resolved, seed)
     kinds = DecisionKinds(spec)
-    rows = np.arange(B)
-    game_of = np.arange(B)  # [B] game number in each slot, -1 once its games are all dealt
-    next_game = B
-    who = np.empty((B, 2), np.int64)
-    who[:, 0] = rows
-    codes, agreed = [], []
-    while (game_of >= 0).any():
-        who[:, 1] = vec.current_seat
-        actions = choose(bot, vec.observation, vec.action_mask, who)
-        ours = game_of >= 0
-        if team != "player":
-            ours &= vec.teams()[rows, vec.current_seat] == spec.teams.index(team)
-        idx = np.flatnonzero(ours)
-        if idx.size:
-            mine = choose(policy, vec.observation[idx], vec.action_mask[idx], who[idx])
-            codes.append(kinds.codes(vec.action_mask[idx]))
-            agreed.append(mine == actions[idx])
-        _, terminated, truncated = vec.step(actions)
-        ended = np.flatnonzero(terminated | truncated)
-        if not ended.size:
-            continue
-        bot.game_over(ended)
-        policy.game_over(ended)
-        done = ended[game_of[ended] >= 0]
-        game_of[ended] = -1
-        refill = done[: max(0, games - next_game)]
-        if refill.size:
-            vec.deal(refill, np.arange(next_game, next_game + refill.size))
-            game_of[refill] = np.arange(next_game, next_game + refill.size)
-            next_game += refill.size
-    codes, agreed = np.concatenate(codes), np.concatenate(agreed)
+    every = TeacherTakes(policy, bot, kinds, None)  # plays the teacher, notes the network
+    compared, played = InProcess("compared", every), InProcess(teacher, bot)
+    if team == "player":
+        sides = [compared] * resolved["num_players"]
+    else:
+        sides = [compared if t == team else played for t in spec.teams]
+    play_batch(Batch(game, resolved, tuple(sides), seed, 0, games, slots))
+    codes, agreed = np.concatenate(every.codes), np.concatenate(every.agreed)
     found, inverse, counts = np.unique(codes, return_inverse=True, return_counts=True)
     hits = np.bincount(inverse, weights=agreed, minlength=found.size).astype(np.int64)
     order = np.argsort(-counts, kind="stable")
-    return Agreement(game, vec.params, team, repr(policy), teacher, games, seed,
+    return Agreement(game, resolved, team, repr(policy), teacher, games, seed,
                      [(kinds.label(int(found[k])), int(counts[k]), int(hits[k])) for k in order])
 
 
 class TeacherTakes(Policy):
-    """The teacher decides the rows of the kinds ``taken`` (codes of ``kinds``), the network the
-    rest. Both see every row, so a policy that remembers keeps each seat's whole game."""
+    """The teacher decides the rows of the kinds ``taken`` (codes of ``kinds``; None: every
+    row), the network the rest. Both see every row, so a policy that remembers keeps each
+    seat's whole game; each row's kind and whether the two chose alike are kept (``codes``,
+    ``agreed``), which is what ``agreement`` tallies."""
 
-    def __init__(self, network: Policy, teacher: Policy, kinds: DecisionKinds, taken: list[int]):
+    def __init__(self, network: Policy, teacher: Policy, kinds: DecisionKinds,
+                 taken: list[int] | None):
         self.network, self.teacher, self.kinds = network, teacher, kinds
-        self.taken = np.asarray(taken, np.int64)
+        self.taken = None if taken is None else np.asarray(taken, np.int64)
         self.remembers = network.remembers or teacher.remembers
-        self.name = (f"{network.name}, {teacher.name} taking "
+        self.name = (teacher.name if taken is None else f"{network.name}, {teacher.name} taking "
                      + ", ".join(kinds.label(int(c)) for c in self.taken))
         self.rows = self.rows_taken = 0  # every row seen, and those the teacher decided
+        self.codes: list[np.ndarray] = []
+        self.agreed: list[np.ndarray] = []
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray,
             who: np.ndarray | None = None) -> np.ndarray:
         mine = choose(self.network, observation, action_mask, who)
         theirs = choose(self.teacher, observation, action_mask, who)
-        take = np.isin(self.kinds.codes(action_mask), self.taken)
+        codes = self.kinds.codes(action_mask)
+        take = np.ones(codes.size, np.bool_) if self.taken is None else np.isin(codes, self.taken)
+        self.codes.append(codes)
+        self.agreed.append(mine == theirs)
         self.rows += take.size
         self.rows_taken += int(take.sum())
         return np.where(take, theirs, mine)
