@@ -68,6 +68,9 @@ def observe(s, seat, out, off, n):
     o_known, o_now, o_total = off[KNOWN_COLOUR], off[SHOWN_NOW], off[SHOWN_TOTAL]
     o_given, o_received, o_trades = off[GIVEN_TO], off[RECEIVED_FROM], off[TRADES]
     known = 0
+    for c in range(n):
+        out[off[UNCLAIMED_COLOURS] + c] = 1.0
+    out[off[UNCLAIMED_COLOURS] + s["impostor_colour"]] = 0.0
     for r in range(n):
         j = absolute(r, seat, n)
         out[off[VOTED] + r] = voted[j]
@@ -76,6 +79,7 @@ def observe(s, seat, out, off, n):
         out[off[NOT_IMPOSTOR] + r] = not_impostor[j]
         if knows_colour(s, seat, j):
             out[o_known + r * n + colour[j]] = 1.0
+            out[off[UNCLAIMED_COLOURS] + colour[j]] = 0.0
             known += 1
         if shown_now[j] >= 0:
             out[o_now + r * n + shown_now[j]] = 1.0
@@ -98,12 +102,6 @@ def observe(s, seat, out, off, n):
         if s["window"] == AFTER_VOTE:
             out[off[WINDOW_CARDS] + relative(s["vote_target"], seat, n)] = 1.0
     out[off[COLOURS_KNOWN]] = (known - 1) / (n - 1)
-    for c in range(n):
-        out[off[UNCLAIMED_COLOURS] + c] = 1.0
-    out[off[UNCLAIMED_COLOURS] + s["impostor_colour"]] = 0.0
-    for j in range(n):
-        if knows_colour(s, seat, j):
-            out[off[UNCLAIMED_COLOURS] + colour[j]] = 0.0
     if s["phase"] == SABOTAGE_GUESS:
         # The target's rows of shown_total and received_from, repeated where a flat network
         # can read them: it cannot easily look up one seat's row by the sabotage_target one-hot.
@@ -111,9 +109,10 @@ def observe(s, seat, out, off, n):
         out[off[SABOTAGE_TARGET] + relative(target, seat, n)] = 1.0
         if knows_colour(s, seat, target):
             out[off[SABOTAGE_TARGET_COLOUR] + colour[target]] = 1.0
+        traded = trades[seat, target] or trades[target, seat]
         for c in range(n):
             out[off[SABOTAGE_TARGET_SHOWN] + c] = shown_total[target, c] * per_round
-            if trades[seat, target] or trades[target, seat]:
+            if traded:
                 out[off[SABOTAGE_TARGET_GAVE] + c] = given[target, seat, c] * per_round
 
 
