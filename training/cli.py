@@ -32,6 +32,20 @@ def _fixed(text: str) -> tuple[str, str]:
     return team, name
 
 
+def _team_weight(text: str) -> tuple[str, float]:
+    team, sep, value = text.partition("=")
+    if not sep or not team:
+        raise argparse.ArgumentTypeError(f"expected TEAM=X, e.g. menace=0, got {text!r}")
+    return team, _non_negative(value)
+
+
+def _share(text: str) -> float:
+    value = _non_negative(text)
+    if value >= 1:
+        raise argparse.ArgumentTypeError(f"expected a share in [0, 1), got {text!r}")
+    return value
+
+
 def _finite(text: str) -> float:
     try:
         value = float(text)
@@ -155,6 +169,16 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="share of the budget over which it decays (default %(default)s)")
     p.add_argument("--teacher-final", type=_non_negative, default=d.teacher_final,
                    help="its weight from then on (default %(default)s; 0: gone)")
+    p.add_argument("--team-teacher-final", type=_team_weight, action="append", default=[],
+                   metavar="TEAM=X", help="that team's teacher weight from --teacher-until on, "
+                   "instead of --teacher-final, e.g. menace=0 (repeatable)")
+    p.add_argument("--exploiter-share", type=_share, default=d.exploiter_share,
+                   help="share of games in which one team is played by its exploiter, a "
+                   "second network that learns only to beat the other teams' learners, with no "
+                   "teacher term (default %(default)s: none)")
+    p.add_argument("--exploiter-reset", type=_count, default=d.exploiter_reset,
+                   help="updates between restarts of the exploiters from the imitated clone "
+                   "(default %(default)s: never)")
     p.add_argument("--critic-warmup", type=_count, default=d.critic_warmup,
                    help="updates after the warm start that train the critic only "
                    "(default %(default)s)")
@@ -214,6 +238,9 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         teacher_coef=ns.teacher_coef,
         teacher_until=ns.teacher_until,
         teacher_final=ns.teacher_final,
+        team_teacher_final=dict(ns.team_teacher_final),
+        exploiter_share=ns.exploiter_share,
+        exploiter_reset=ns.exploiter_reset,
         critic_warmup=ns.critic_warmup,
         eval_every=ns.eval_every,
         eval_games=ns.eval_games,

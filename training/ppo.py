@@ -166,9 +166,27 @@ class Args:
     crew drifted from 43% to 34% against the held-out heuristic menace while it adapted to the
     learner menace; kept at a quarter, PPO improves the clone near the teacher's play (as
     AlphaStar keeps a KL to its supervised policy)"""
+    team_teacher_final: dict = field(default_factory=dict)
+    """per-team overrides of ``teacher_final`` (``{"menace": 0.0}``: the menace's term decays to
+    nothing while the crew keeps its quarter). The anchor that keeps one side competent against
+    the references it never meets also stops the other side from finding what beats them: a
+    Menace menace freed of it against a fixed trained crew went from the heuristic's 0.56 to
+    0.79 against the held-out heuristic crew in 6M steps (docs/training.md)"""
     critic_warmup: int = 4
     """updates after the warm start in which only the critic learns (on the imitated actor's
     own games), so PPO's first advantages come from a critic that knows the policy"""
+    exploiter_share: float = 0.0
+    """share of newly dealt games given to exploiters (AlphaStar's main exploiters, Vinyals et
+    al. 2019; 0: none). Each trained team gets a second network, started from the same imitated
+    clone, that plays only against the other teams' learners (no league) and learns with no
+    teacher term, so it looks for whatever beats them now. Its snapshots join its team's league,
+    and the learners train on its games too, so a weakness it finds is one they must fix: self-
+    play alone never meets a style of play the teacher does not have (the Menace crew lost 74%
+    against the drain script it never met). Team games with every team trained"""
+    exploiter_reset: int = 0
+    """updates between restarts of each exploiter from its start (the imitated clone), each
+    after a snapshot into the league (0: never): a restarted exploiter looks for a new weakness
+    instead of following the learners as they fix the old one"""
     anchor_imitation: bool = True
     """keep the imitated actor in the league for good: the teams keep meeting the opponent
     they started from, so they cannot forget how to beat it"""
@@ -262,6 +280,31 @@ class Args:
         if not isinstance(self.imitation_steps, int) or self.imitation_steps < 1:
             raise ValueError(f"imitation_steps must be a positive integer, "
                              f"got {self.imitation_steps!r}")
+        if not 0.0 <= self.exploiter_share < 1.0:
+            raise ValueError(f"exploiter_share must be in [0, 1), got {self.exploiter_share}")
+        if not isinstance(self.exploiter_reset, int) or self.exploiter_reset < 0:
+            raise ValueError(f"exploiter_reset must be a non-negative integer, "
+                             f"got {self.exploiter_reset!r}")
+        if self.exploiter_share:
+            spec = envs.registry[self.game]
+            if free_for_all(spec) or self.shared_policy or len(spec.teams) == 1:
+                raise ValueError("exploiters need a team game with a network per team (an "
+                                 "exploiter plays one team against the others' learners)")
+            if self.fixed_teams:
+                raise ValueError("exploiters play against the other teams' learners: every team "
+                                 "must be trained (no fixed_teams)")
+        if self.team_teacher_final:
+            spec = envs.registry[self.game]
+            if free_for_all(spec) or self.shared_policy or len(spec.teams) == 1:
+                raise ValueError("team_teacher_final needs a team game with a network per team")
+            unknown = sorted(set(self.team_teacher_final) - set(spec.teams))
+            if unknown:
+                raise ValueError(f"team_teacher_final names {unknown}; {self.game}'s teams are "
+                                 f"{list(spec.teams)}")
+            for team, value in self.team_teacher_final.items():
+                if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+                    raise ValueError(f"team_teacher_final[{team!r}] must be a finite number "
+                                     f">= 0, got {value!r}")
         if self.fixed_teams:
             teams = envs.registry[self.game].teams
             if free_for_all(envs.registry[self.game]):
@@ -418,18 +461,41 @@ class Run:
     """What ``train`` builds before its first update."""
 
     env: object  # the batched games (``envs.make_vec``)
-    groups: list[str]  # the network groups: one per team, or one "shared" for every seat
+    groups: list[str]  # the network groups: one per team, or one "shared" for every seat; then
+    # each team's exploiter ("crew_exploiter"), if any
     team_group: np.ndarray  # [teams] int: the group that plays each team
     models: list[ActorCritic]  # one per group
     optimizers: list[torch.optim.Optimizer]  # one per group
+    exploiters: dict  # exploiter group -> the team (index) it plays
+    exploiter_start: dict  # exploiter group -> the weights it starts and restarts from
     pool: OpponentPool  # the league: snapshots, scripted members, fixed teams' players
     fixed_players: dict  # group -> the player of a team that is not trained
     fixed: dict  # group -> that player's league member id
-    trained: list[int]  # the groups that learn
+    trained: list[int]  # the groups that learn (exploiters included)
     counters: dict  # global_step, updates, group_steps (saved with checkpoints)
     teacher: object | None  # the ``imitate`` player: warm start and DAgger labels
     rng: np.random.Generator  # league draws
     sampler: torch.Generator  # action sampling
+
+    @property
+    def main_groups(self) -> list[int]:
+        """The groups that are the run's product (scored, returned), exploiters aside."""
+        return [g for g in range(len(self.groups)) if g not in self.exploiters]
+
+    def league_group(self, g: int) -> str:
+        """The league group a network's snapshots join: an exploiter's is its team's."""
+        return self.env.spec.teams[self.exploiters[g]] if g in self.exploiters else self.groups[g]
+
+    def checkpoint_file(self, g: int) -> str:
+        """Where in a checkpoint directory a group's policy file lives; exploiters apart, so
+        tools that read ``step_N/*.pt`` see the teams' own policies only."""
+        name = self.league_group(g)
+        return f"exploiters/{name}.pt" if g in self.exploiters else f"{name}.pt"
+
+    def restart_exploiter(self, g: int, args: Args) -> None:
+        self.models[g].load_state_dict(self.exploiter_start[g])
+        self.optimizers[g] = torch.optim.Adam(self.models[g].parameter_groups(),
+                                              lr=args.learning_rate, eps=1e-5)
 
 
 def run_directory(out: str) -> Path:
@@ -457,19 +523,29 @@ def build_run(args: Args) -> Run:
         np.arange(len(spec.teams))
     config = model_config(env, args)
     models = [ActorCritic(config) for _ in groups]
+    exploiters = {}
+    if args.exploiter_share:  # each team's, started from the same weights as its learner
+        for k, team in enumerate(spec.teams):
+            exploiters[len(groups)] = k
+            groups.append(f"{team}_exploiter")
+            models.append(ActorCritic(config))
+            models[-1].load_state_dict(models[k].state_dict())
+    exploiter_start = {g: _copy_state(models[g]) for g in exploiters}
     optimizers = [torch.optim.Adam(m.parameter_groups(), lr=args.learning_rate, eps=1e-5)
                   for m in models]
-    pool = OpponentPool(groups, args.pool_size, rng, config,
-                        _scripted_league(args.scripted_opponents, groups, spec, env.params,
+    league = [g for i, g in enumerate(groups) if i not in exploiters]
+    pool = OpponentPool(league, args.pool_size, rng, config,
+                        _scripted_league(args.scripted_opponents, league, spec, env.params,
                                          args.seed), args.scripted_share)
     fixed_players = {groups.index(team): _fixed_player(name, team, spec, env.params, args.seed)
                      for team, name in args.fixed_teams.items()}
     fixed = {g: pool.register(p, pinned=True) for g, p in fixed_players.items()}
     trained = [g for g in range(len(groups)) if g not in fixed]
     counters = {"global_step": 0, "updates": 0, "group_steps": [0] * len(groups)}
+    run = Run(env, groups, team_group, models, optimizers, exploiters, exploiter_start, pool,
+              fixed_players, fixed, trained, counters, None, rng, sampler)
     if args.resume:
-        counters = load_run_checkpoint(Path(args.resume), env, args, groups, models, optimizers,
-                                       pool)
+        run.counters = counters = load_run_checkpoint(Path(args.resume), run, args)
         # A fresh stream of games, so a resumed run does not replay the deals it already saw.
         env.reset(seed=int(np.random.SeedSequence([args.seed, counters["updates"]])
                            .generate_state(1)[0] >> 1))
@@ -477,8 +553,12 @@ def build_run(args: Args) -> Run:
     if teacher is not None and teacher.remembers:
         raise ValueError(f"imitate: {args.imitate!r} remembers its games; a teacher must judge "
                          f"each position alone")
-    return Run(env, groups, team_group, models, optimizers, pool, fixed_players, fixed, trained,
-               counters, teacher, rng, sampler)
+    run.teacher = teacher
+    return run
+
+
+def _copy_state(model: ActorCritic) -> dict:
+    return {k: v.clone() for k, v in model.state_dict().items()}
 
 
 def warm_start(run: Run, args: Args, run_start: float) -> int:
@@ -488,12 +568,17 @@ def warm_start(run: Run, args: Args, run_start: float) -> int:
         for param_group in opt.param_groups:
             param_group["lr"] = args.imitation_lr
     deadline = None if args.seconds is None else run_start + args.imitation_share * args.seconds
-    losses = imitate(run.env, run.teacher, run.fixed_players, run.team_group, run.models,
-                   run.optimizers, args.num_steps, args.imitation_steps,
-                   2 * args.num_minibatches, args.max_grad_norm, args.imitation_epochs, deadline)
+    main = run.main_groups
+    losses = imitate(run.env, run.teacher, run.fixed_players, run.team_group,
+                     [run.models[g] for g in main], [run.optimizers[g] for g in main],
+                     args.num_steps, args.imitation_steps, 2 * args.num_minibatches,
+                     args.max_grad_norm, args.imitation_epochs, deadline)
     run.env.reset()
+    for g, team in run.exploiters.items():  # each exploiter starts from its team's clone
+        run.exploiter_start[g] = _copy_state(run.models[int(run.team_group[team])])
+        run.restart_exploiter(g, args)
     for g in run.trained:
-        if args.anchor_imitation:
+        if args.anchor_imitation and g not in run.exploiters:
             run.pool.add(run.groups[g], run.models[g], anchor=True)
     if args.progress:  # each team's fit: a minority team's can lag far behind
         fits = ", ".join(f"{run.groups[g]} {v:.3f}" for g, v in losses.items())
@@ -531,17 +616,25 @@ class Schedule:
 
     learning_rate: float
     ent_coef: float
-    teacher_coef: float
+    teacher_coef: dict[str, float]  # per network group (its team's ``team_teacher_final``)
 
     @classmethod
-    def at(cls, args: Args, done_fraction: float, teaching: bool) -> Schedule:
+    def at(cls, args: Args, done_fraction: float, teaching: bool, groups: list[str]) -> Schedule:
         lr = args.learning_rate * (1.0 - done_fraction if args.anneal_lr else 1.0)
         ent_coef = args.ent_coef if args.ent_coef_final is None else (
             args.ent_coef + (args.ent_coef_final - args.ent_coef) * done_fraction)
         decay = max(0.0, 1.0 - done_fraction / args.teacher_until)
-        teacher_coef = 0.0 if not teaching else (
-            args.teacher_final + (args.teacher_coef - args.teacher_final) * decay)
+        teacher_coef = {}
+        for g in groups:
+            final = args.team_teacher_final.get(g, args.teacher_final)
+            teacher_coef[g] = 0.0 if not teaching else (
+                final + (args.teacher_coef - final) * decay)
         return cls(lr, ent_coef, teacher_coef)
+
+    @property
+    def teaching(self) -> bool:
+        """Whether any group still needs the teacher's labels."""
+        return any(self.teacher_coef.values())
 
     def apply(self, optimizers, args: Args) -> None:
         for opt in optimizers:
@@ -551,7 +644,7 @@ class Schedule:
 
     def charts(self) -> dict:
         return {"learning_rate": self.learning_rate, "ent_coef": self.ent_coef,
-                "teacher_coef": self.teacher_coef}
+                **{f"teacher_coef/{g}": v for g, v in self.teacher_coef.items()}}
 
 
 def update_team(run: Run, g: int, rows: np.ndarray, buf, gather: Minibatches, args: Args,
@@ -573,7 +666,7 @@ def update_team(run: Run, g: int, rows: np.ndarray, buf, gather: Minibatches, ar
     model.train()
     losses = ppo_update(model, run.optimizers[g], gather, torch.from_numpy(rows), args, clock,
                         sequences, schedule.ent_coef, train_actor=train_actor,
-                        teacher_coef=schedule.teacher_coef)
+                        teacher_coef=schedule.teacher_coef.get(name, 0.0))  # exploiters: none
     run.counters["group_steps"][g] += int(rows.size)
     return losses, ev
 
@@ -593,7 +686,8 @@ def train(args: Args) -> dict[str, Path]:
     collector = Collector(run.env, run.models, run.team_group, len(run.groups) == 1, run.pool,
                           run.fixed, args.opponent_share, run.rng, run.sampler, args.num_steps,
                           args.centralised_critic, clock, helper,
-                          run.teacher if args.teacher_coef > 0 else None)
+                          run.teacher if args.teacher_coef > 0 else None,
+                          run.exploiters, args.exploiter_share)
     buf = collector.buf
     gather = Minibatches(buf.tensors(), helper)
     shaping = Shaping(args.game, run.env.params, args.shaping_coef, args.gamma,
@@ -602,9 +696,10 @@ def train(args: Args) -> dict[str, Path]:
     counters, last_eval, paths = run.counters, {}, {}
     while True:
         schedule = Schedule.at(args, budget_fraction(args, counters["global_step"], run_start),
-                               collector.teacher is not None)
+                               collector.teacher is not None,
+                               [run.groups[g] for g in run.main_groups])
         schedule.apply(run.optimizers, args)
-        if schedule.teacher_coef == 0.0:
+        if not schedule.teaching:
             collector.teacher = None  # gone for good: stop labelling
 
         stats = collector.collect()
@@ -629,7 +724,12 @@ def train(args: Args) -> dict[str, Path]:
 
         if updates % args.snapshot_every == 0:  # into the league
             for g in run.trained:
-                run.pool.add(run.groups[g], run.models[g])
+                run.pool.add(run.league_group(g), run.models[g])
+        if args.exploiter_reset and updates % args.exploiter_reset == 0:
+            for g in run.exploiters:
+                if updates % args.snapshot_every:  # what it found stays in the league
+                    run.pool.add(run.league_group(g), run.models[g])
+                run.restart_exploiter(g, args)
 
         budget_done = budget_fraction(args, step, run_start) >= 1.0
         log.after_update(step, updates, budget_done)
@@ -639,12 +739,15 @@ def train(args: Args) -> dict[str, Path]:
                 last_eval = held_out.evaluate(step, updates, time.perf_counter() - run_start,
                                               team_models)
 
-        log.update(step, stats, losses, ev, schedule.charts(), last_eval, evaluated, budget_done)
+        charts = schedule.charts()
+        for g, (won, played) in stats["exploiter_games"].items():
+            if played:
+                charts[f"exploiter_win_rate/{run.league_group(g)}"] = won / played
+        log.update(step, stats, losses, ev, charts, last_eval, evaluated, budget_done)
 
         if budget_done or updates % args.checkpoint_every == 0:
-            where = save_run_checkpoint(out, run.env, args, run.groups, run.models,
-                                        run.optimizers, run.pool, counters)
-            paths = {name: where / f"{name}.pt" for name in run.groups}
+            where = save_run_checkpoint(out, run, args)
+            paths = {run.groups[g]: where / run.checkpoint_file(g) for g in run.main_groups}
         if budget_done:
             break
     helper.shutdown()

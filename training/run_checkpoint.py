@@ -1,9 +1,10 @@
 """A training run's checkpoints: every team's policy plus the trainer's own state.
 
-``checkpoints/step_N/{team}.pt`` (``agents.checkpoint`` files a ``Policy`` loads from) and
-``trainer.pt`` (counters and the league, for ``--resume``), in a directory that appears all at
-once: assembled under a temporary name, fsynced and renamed, so ``step_N/`` is complete or
-absent.
+``checkpoints/step_N/{team}.pt`` (``agents.checkpoint`` files a ``Policy`` loads from), each
+exploiter's as ``exploiters/{team}.pt`` (a policy of that team too), and ``trainer.pt``
+(counters, the league and the exploiters' starting weights, for ``--resume``), in a directory
+that appears all at once: assembled under a temporary name, fsynced and renamed, so
+``step_N/`` is complete or absent.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from agents.checkpoint import (
 TRAINER_FORMAT = "hiddendeck-trainer/2"
 
 
-def checkpoint_metadata(env, args, group: str, model, steps: int, group_steps: int) -> dict:
+def checkpoint_metadata(env, args, group: str, model, steps: int, group_steps: int,
+                        role: str = "learner") -> dict:
     meta = game_metadata(args.game, {"num_players": args.num_players, **args.params})
     meta.update(
         team=group,
+        role=role,
         teams=list(env.spec.teams),
         steps=steps,
         team_steps=group_steps,
@@ -46,20 +49,26 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def save_run_checkpoint(out: Path, env, args, groups, models, optimizers, pool, counters) -> Path:
+def save_run_checkpoint(out: Path, run, args) -> Path:
+    """Every group's policy file and the trainer's state, as one directory (``training.ppo.Run``)."""
+    counters = run.counters
     final = out / "checkpoints" / f"step_{counters['global_step']:012d}"
     tmp = final.with_name(f".{final.name}.tmp")
     stale = final.with_name(f".{final.name}.stale")
     if stale.exists():  # from a save a crash interrupted while it replaced the same step
         shutil.rmtree(stale)
     fresh_directory(tmp)  # a killed save may have left partial files there
-    for g, name in enumerate(groups):
-        meta = checkpoint_metadata(env, args, name, models[g], counters["global_step"],
-                                   counters["group_steps"][g])
-        save_policy(tmp / f"{name}.pt", meta, models[g].state_dict(),
-                    optimizer=optimizers[g].state_dict())
-    atomic_save({"format": TRAINER_FORMAT, "counters": counters, "pool": pool.state_dict()},
-                tmp / "trainer.pt")
+    for g in range(len(run.groups)):
+        meta = checkpoint_metadata(run.env, args, run.league_group(g), run.models[g],
+                                   counters["global_step"], counters["group_steps"][g],
+                                   "exploiter" if g in run.exploiters else "learner")
+        file = tmp / run.checkpoint_file(g)
+        file.parent.mkdir(exist_ok=True)
+        save_policy(file, meta, run.models[g].state_dict(),
+                    optimizer=run.optimizers[g].state_dict())
+    exploiter_start = {run.groups[g]: state for g, state in run.exploiter_start.items()}
+    atomic_save({"format": TRAINER_FORMAT, "counters": counters, "pool": run.pool.state_dict(),
+                 "exploiter_start": exploiter_start}, tmp / "trainer.pt")
     if final.exists():  # the same step saved twice (resume with no progress): replace it
         final.rename(stale)
         tmp.rename(final)
@@ -80,15 +89,21 @@ def latest_checkpoint(path: Path) -> Path:
     return steps[-1]
 
 
-def load_run_checkpoint(path: Path, env, args, groups, models, optimizers, pool) -> dict:
-    """Restore weights, optimisers and league; refuse a checkpoint from another game or setup.
+def load_run_checkpoint(path: Path, run, args) -> dict:
+    """Restore weights, optimisers, league and exploiters into ``run`` (``training.ppo.Run``);
+    refuse a checkpoint from another game or setup. Returns the counters.
 
     The optimiser's saved state includes its learning rate; this run's ``learning_rate`` is
     applied over it (``--resume --lr X`` means X from here on)."""
     path = latest_checkpoint(path)
     params = {"num_players": args.num_players, **args.params}
-    for g, name in enumerate(groups):
-        file = path / f"{name}.pt"
+    env, models, optimizers = run.env, run.models, run.optimizers
+    for g in range(len(run.groups)):
+        file = path / run.checkpoint_file(g)
+        if g in run.exploiters and not file.is_file():
+            raise CheckpointError(f"{path}: no exploiter of {run.league_group(g)!r} "
+                                  f"({file.name} under exploiters/); resume it with "
+                                  f"--exploiter-share 0, as it was trained")
         ckpt = load_checkpoint(file)
         meta = ckpt["metadata"]
         check_compatible(meta, args.game, params, file)
@@ -113,5 +128,12 @@ def load_run_checkpoint(path: Path, env, args, groups, models, optimizers, pool)
     if not isinstance(trainer, dict) or trainer.get("format") != TRAINER_FORMAT:
         raise CheckpointError(f"{path / 'trainer.pt'}: not a {TRAINER_FORMAT} file "
                               f"(written by another version of the trainer?)")
-    pool.load_state_dict(trainer["pool"])
+    starts = trainer.get("exploiter_start", {})
+    names = {run.groups[g] for g in run.exploiters}
+    if set(starts) != names:
+        raise CheckpointError(f"{path / 'trainer.pt'}: trained with exploiters {sorted(starts)}, "
+                              f"this run has {sorted(names)} (set --exploiter-share as it was)")
+    for g in run.exploiters:
+        run.exploiter_start[g] = starts[run.groups[g]]
+    run.pool.load_state_dict(trainer["pool"])
     return trainer["counters"]
