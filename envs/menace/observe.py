@@ -46,7 +46,15 @@ from .rules import (
     team_of,
 )
 from .spec import N_WOUND_KINDS, observation_layout, state_layout
-from .tables import CHARACTER_ABILITIES
+from .tables import ABILITY_OXYGEN, CHARACTER_ABILITIES
+
+# Version 4: what each character's two ability slots cost in Oxygen, looked up once. A seat's
+# Oxygen spent on Above Deck Actions is public (characters and the abilities used are), and it
+# is the Crew's clue against a Menace that drains the track with no card; a flat network does
+# not learn the seat x slot x table lookup from `character` and `abilities_used` (its imitation
+# of the heuristic Crew, which sums exactly this, won 3% against the drain Menace where the
+# heuristic won 42%), so the sum is written out.
+SLOT_OXYGEN = ABILITY_OXYGEN[CHARACTER_ABILITIES] * 0.25  # [character, slot]
 
 
 def _owner(ability: int) -> int:
@@ -122,8 +130,10 @@ _names = [p.name for p in _OBS.pieces]
     PAST_ABILITIES_USED,
     PAST_ABILITY_TARGETS,
     PAST_TRACKS,
+    OXYGEN_SPENT,
 ) = range(len(_names))
 assert _names[PAST_TRACKS] == "past_tracks" and _names[SEEN_HAND] == "seen_hand"
+assert _names[OXYGEN_SPENT] == "oxygen_spent"
 assert _names[OWN_PLAYED] == "own_played" and _names[ABILITY_TARGETS] == "ability_targets"
 
 
@@ -188,6 +198,8 @@ def observe(s, seat, out, off, n):
         out[off[EXILED] + r] = s["exiled"][j]
         if s["character"][j] >= 0 and (r == 0 or relative(j, leader, n) < s["picks_shown"]):
             out[off[CHARACTER] + r * N_CHARACTERS + s["character"][j]] = 1.0
+            cost = SLOT_OXYGEN[s["character"][j]]
+            out[off[OXYGEN_SPENT] + r] += used[j, 0] * cost[0] + used[j, 1] * cost[1]
         if s["revealed"][j]:
             out[off[AGENDA_REVEALED] + r * N_AGENDAS + s["agenda"][j]] = 1.0
         for w in range(s["wound_n"][j]):
@@ -268,6 +280,7 @@ def observe_past_rounds(s, seat, out, off, n):
         played_at, exiled_at = off[PAST_PLAYED] + k * n, off[PAST_EXILED] + k * n
         killed_at, ballots_at = off[PAST_KILLED] + k * n, off[PAST_BALLOTS] + k * n * (n + 1)
         used_at = off[PAST_ABILITIES_USED] + 2 * k * n
+        spent_at = off[OXYGEN_SPENT]
         targets_at = off[PAST_ABILITY_TARGETS] + k * n * n
         for r in range(n):
             j = absolute(r, seat, n)
@@ -284,6 +297,7 @@ def observe_past_rounds(s, seat, out, off, n):
                 for slot in range(2):
                     if row[used + slot]:
                         out[used_at + 2 * r + slot] = 1.0
+                        out[spent_at + r] += SLOT_OXYGEN[s["character"][j], slot]
                         target = row[PAST_COL_TARGET + 2 * j + slot]
                         if target != NOBODY:
                             out[targets_at + r * n + relative(target, seat, n)] = 1.0

@@ -114,6 +114,8 @@ def observation_layout(params: dict) -> Layout:
             Piece("past_abilities_used", (k, n, 2), "Above Deck Actions each seat used that round"),
             Piece("past_ability_targets", (k, n, n), "whom each seat's abilities chose then"),
             Piece("past_tracks", (k, 2), "Oxygen / 20 and Energy / 20 at the end of that round"),
+            Piece("oxygen_spent", (n,), "Oxygen each seat spent on Above Deck Actions this round "
+                  "and in the past rounds shown, / 4"),
         )
     )
 
@@ -152,7 +154,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="menace",
-    version=3,
+    version=4,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,

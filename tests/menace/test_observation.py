@@ -107,6 +107,19 @@ def lockdown_round():
     return s
 
 
+def test_oxygen_spent_sums_what_each_seats_used_abilities_cost_this_round_and_before():
+    st = table(hands={0: [BR], 2: [RM], 3: [BR]}, oxygen=10)
+    s = st[0]
+    act(s, "play Basic Repair")
+    assert not view(s, 0)["oxygen_spent"].any()
+    act(s, "use ability 2", "seat +2")  # seat 1 (Sela Okonkwo) locks down seat 3: 1 Oxygen
+    assert np.allclose(view(s, 0)["oxygen_spent"], [0, 1 / 4, 0, 0])
+    assert np.allclose(view(s, 2)["oxygen_spent"], [0, 0, 0, 1 / 4])  # seat 1 is +3 from 2
+    act(s, "play Raise Morale", "play Basic Repair", "pass", "pass", "pass")
+    assert s["round"] == 2 and not view(s, 0)["abilities_used"].any()
+    assert np.allclose(view(s, 0)["oxygen_spent"], [0, 1 / 4, 0, 0])  # from the past window
+
+
 def test_a_seat_sees_its_own_face_down_cards_and_no_one_elses():
     s = lockdown_round()
     assert s["stage"] == 1 and s["current_seat"] == 3  # still the Action Phase

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 import envs
+from agents import make_policy
 from agents.menace_heuristic import MenaceHeuristic
+from envs.menace.tables import ABILITY_OXYGEN, CHARACTER_ABILITIES
 from evaluation.playthrough import playthrough
 
 GOLDEN = Path(__file__).resolve().parents[1] / "playthroughs"
@@ -24,6 +26,32 @@ def test_heuristic_plays_only_legal_actions_to_the_end(num_players):
         assert vec.action_mask[np.arange(vec.num_envs), actions].all()
         _, terminated, truncated = vec.step(actions)
         finished += int((terminated | truncated).sum())
+
+
+@pytest.mark.parametrize("num_players", [4, 6, 8])
+def test_oxygen_spent_repeats_what_the_seat_already_sees(num_players):
+    """Version 4's piece adds no information: at every decision of games the drain Menace plays
+    (it spends Oxygen on abilities whenever it may), it is the Oxygen cost of each seat's used
+    ability slots, by its shown character, this round and over the past rounds shown."""
+    vec = envs.make_vec("menace", 64, seed=num_players, num_players=num_players)
+    layout = vec.spec.observation_layout(vec.params)
+    player = make_policy("drain", vec.spec, vec.params)
+    n, spent, finished = num_players, 0, 0
+    while finished < 100:
+        for b in range(vec.num_envs):
+            o = layout.split(vec.observation[b])
+            shown = o["character"].reshape(n, -1)
+            cost = np.where(shown.any(1)[:, None],
+                            ABILITY_OXYGEN[CHARACTER_ABILITIES[shown.argmax(1)]], 0)
+            used = o["abilities_used"].reshape(n, 2) + (
+                o["past_round"][:, None, None] * o["past_abilities_used"].reshape(-1, n, 2)
+            ).sum(0)
+            expected = (used * cost).sum(1) / 4
+            assert np.allclose(o["oxygen_spent"], expected)
+            spent += int(expected.any())
+        _, terminated, truncated = vec.step(player.act(vec.observation, vec.action_mask))
+        finished += int((terminated | truncated).sum())
+    assert spent > 1000, spent
 
 
 # Seeds chosen for long games the Crew wins, so that most rules come up.
