@@ -285,17 +285,17 @@ class Args:
         if not isinstance(self.exploiter_reset, int) or self.exploiter_reset < 0:
             raise ValueError(f"exploiter_reset must be a non-negative integer, "
                              f"got {self.exploiter_reset!r}")
+        spec = envs.registry[self.game]
+        one_network = free_for_all(spec) or self.shared_policy or len(spec.teams) == 1
         if self.exploiter_share:
-            spec = envs.registry[self.game]
-            if free_for_all(spec) or self.shared_policy or len(spec.teams) == 1:
+            if one_network:
                 raise ValueError("exploiters need a team game with a network per team (an "
                                  "exploiter plays one team against the others' learners)")
             if self.fixed_teams:
                 raise ValueError("exploiters play against the other teams' learners: every team "
                                  "must be trained (no fixed_teams)")
         if self.team_teacher_final:
-            spec = envs.registry[self.game]
-            if free_for_all(spec) or self.shared_policy or len(spec.teams) == 1:
+            if one_network:
                 raise ValueError("team_teacher_final needs a team game with a network per team")
             unknown = sorted(set(self.team_teacher_final) - set(spec.teams))
             if unknown:
@@ -306,8 +306,8 @@ class Args:
                     raise ValueError(f"team_teacher_final[{team!r}] must be a finite number "
                                      f">= 0, got {value!r}")
         if self.fixed_teams:
-            teams = envs.registry[self.game].teams
-            if free_for_all(envs.registry[self.game]):
+            teams = spec.teams
+            if free_for_all(spec):
                 raise ValueError(f"{self.game} is a free-for-all: one shared policy plays every "
                                  f"seat, so no seat can be fixed; add a scripted player to the "
                                  f"league with scripted_opponents (--scripted-opponent) instead")

@@ -156,6 +156,8 @@ class Collector:
         self.teacher = teacher  # labels the learners' decisions (``Args.teacher_coef``)
         self.exploiters = exploiters or {}  # exploiter group -> the side (team) it plays
         self.exploiter_share = exploiter_share
+        self.exploiter_groups = np.array(list(self.exploiters), np.int64)
+        self.exploiter_sides = np.array(list(self.exploiters.values()), np.int64)
         self.G = len(models)
         self.sides = P if shared else len(env.spec.teams)
         self.side_group = np.zeros(self.sides, np.int64) if shared else team_group.copy()
@@ -193,11 +195,9 @@ class Collector:
                                    self.fixed_side)
         self.player[games] = self.side_group
         if self.exploiters:
-            groups = np.array(list(self.exploiters), np.int64)
             exploited = np.flatnonzero(self.rng.random(games.size) < self.exploiter_share)
-            which = groups[self.rng.integers(groups.size, size=exploited.size)]
-            sides = np.array([self.exploiters[g] for g in which.tolist()], np.int64)
-            self.player[games[exploited], sides] = which
+            pick = self.rng.integers(self.exploiter_groups.size, size=exploited.size)
+            self.player[games[exploited], self.exploiter_sides[pick]] = self.exploiter_groups[pick]
             frozen[exploited] = False
         opponent = np.full((games.size, self.sides), -1, np.int64)
         for k in range(self.sides):

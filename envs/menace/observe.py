@@ -260,6 +260,7 @@ def observe_past_rounds(s, seat, out, off, n):
     """The last `history_rounds` rounds, most recent first (rows of the record's `past`).
     Each piece's offset for the row is computed once: the loops then only add a seat."""
     past = s["past"]
+    spent_at = off[OXYGEN_SPENT]
     for k in range(s["history_rounds"]):
         row = past[k]
         if not row[PAST_COL_HELD]:
@@ -280,7 +281,6 @@ def observe_past_rounds(s, seat, out, off, n):
         played_at, exiled_at = off[PAST_PLAYED] + k * n, off[PAST_EXILED] + k * n
         killed_at, ballots_at = off[PAST_KILLED] + k * n, off[PAST_BALLOTS] + k * n * (n + 1)
         used_at = off[PAST_ABILITIES_USED] + 2 * k * n
-        spent_at = off[OXYGEN_SPENT]
         targets_at = off[PAST_ABILITY_TARGETS] + k * n * n
         for r in range(n):
             j = absolute(r, seat, n)
