@@ -39,6 +39,13 @@ def _team_weight(text: str) -> tuple[str, float]:
     return team, _non_negative(value)
 
 
+def _team_widths(text: str) -> tuple[str, tuple[int, ...]]:
+    team, sep, widths = text.partition("=")
+    if not sep or not team:
+        raise argparse.ArgumentTypeError(f"expected TEAM=WIDTHS, e.g. crew=256,256, got {text!r}")
+    return team, _widths(widths)
+
+
 def _share(text: str) -> float:
     value = _non_negative(text)
     if value >= 1:
@@ -132,6 +139,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--model", choices=("mlp", "gru"), default=d.model,
                    help="gru: a recurrent actor with per-seat memory (default %(default)s)")
     p.add_argument("--hidden", type=_widths, default=d.hidden, help="MLP widths, e.g. 64,64")
+    p.add_argument("--team-hidden", type=_team_widths, action="append", default=[],
+                   metavar="TEAM=WIDTHS", help="that team's MLP widths instead of --hidden, "
+                   "e.g. crew=256,256 (repeatable)")
     p.add_argument("--centralised-critic", action="store_true",
                    help="the critic also reads the god-view state()")
     p.add_argument("--shared-policy", action="store_true",
@@ -223,6 +233,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         shaping_coef=ns.shaping_coef,
         model=ns.model,
         hidden=ns.hidden,
+        team_hidden=dict(ns.team_hidden),
         centralised_critic=ns.centralised_critic,
         belief_coef=ns.belief_coef,
         shared_policy=ns.shared_policy,

@@ -22,14 +22,14 @@ class OpponentPool:
     e.g. the imitation warm start) and scripted players. Members have stable integer ids; a
     game side's member id stays valid while the game runs."""
 
-    def __init__(self, groups: list[str], size: int, rng: np.random.Generator, config: dict,
+    def __init__(self, groups: list[str], size: int, rng: np.random.Generator, configs: dict,
                  scripted: dict[str, list[Policy]] | None = None, scripted_share: float = 0.5):
         if size < 0:
             raise ValueError(f"pool size must be >= 0, got {size}")
         self.groups = list(groups)
         self.size = size
         self.rng = rng
-        self.config = config  # the ActorCritic config a snapshot is rebuilt from
+        self.configs = configs  # group -> the ActorCritic config its snapshots are rebuilt from
         self.scripted_share = scripted_share
         self.members: dict[int, Policy | ActorCritic] = {}
         self.recent: dict[str, list[int]] = {g: [] for g in groups}
@@ -52,7 +52,7 @@ class OpponentPool:
         """Snapshot ``model``'s actor into the league (the oldest recent one leaves)."""
         if self.size == 0 and not anchor:
             return
-        frozen = ActorCritic(self.config).eval()
+        frozen = ActorCritic(self.configs[group]).eval()
         frozen.actor.load_state_dict(model.actor.state_dict())
         for p in frozen.parameters():
             p.requires_grad_(False)
@@ -103,8 +103,8 @@ class OpponentPool:
         unknown = sorted(set(state) - set(self.groups))
         if unknown:
             raise ValueError(f"opponent pool has groups {unknown} this run does not train")
-        shell = ActorCritic(self.config)
         for g, kinds in state.items():
+            shell = ActorCritic(self.configs[g])
             for kind, snapshots in kinds.items():
                 for actor in snapshots:
                     shell.actor.load_state_dict({k: torch.as_tensor(v) for k, v in actor.items()})

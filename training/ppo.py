@@ -112,6 +112,11 @@ class Args:
     """"mlp", or "gru" for a recurrent actor that remembers the seat's own game"""
     hidden: tuple[int, ...] = (64, 64)
     """hidden widths of the actor and of the critic MLPs (for "gru", the last is the memory)"""
+    team_hidden: dict = field(default_factory=dict)
+    """per-team overrides of ``hidden`` (``{"crew": (256, 256)}``). The sides' jobs differ in
+    size: the Menace crew reads a window of past rounds to find the menace, who knows who
+    everyone is, and a 64-64 crew clone fits its teacher worse than a 256-256 one
+    (docs/training.md)"""
     centralised_critic: bool = False
     """the critic also reads the god-view ``state()`` (never the actor)"""
     belief_coef: float = 1.0
@@ -294,13 +299,22 @@ class Args:
             if self.fixed_teams:
                 raise ValueError("exploiters play against the other teams' learners: every team "
                                  "must be trained (no fixed_teams)")
-        if self.team_teacher_final:
+        for team, widths in self.team_hidden.items():
+            if not widths or any(not isinstance(h, int) or h < 1 for h in widths):
+                raise ValueError(f"team_hidden[{team!r}] must list positive widths, got {widths!r}")
+            if team in self.fixed_teams:
+                raise ValueError(f"team_hidden names {team!r}, a fixed team: it has no network "
+                                 f"of this run's")
+        for name in ("team_teacher_final", "team_hidden"):
+            if not getattr(self, name):
+                continue
             if one_network:
-                raise ValueError("team_teacher_final needs a team game with a network per team")
-            unknown = sorted(set(self.team_teacher_final) - set(spec.teams))
+                raise ValueError(f"{name} needs a team game with a network per team")
+            unknown = sorted(set(getattr(self, name)) - set(spec.teams))
             if unknown:
-                raise ValueError(f"team_teacher_final names {unknown}; {self.game}'s teams are "
+                raise ValueError(f"{name} names {unknown}; {self.game}'s teams are "
                                  f"{list(spec.teams)}")
+        if self.team_teacher_final:
             for team, value in self.team_teacher_final.items():
                 if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
                     raise ValueError(f"team_teacher_final[{team!r}] must be a finite number "
@@ -322,14 +336,15 @@ def group_names(spec, shared: bool) -> list[str]:
     return ["shared"] if shared or len(spec.teams) == 1 or free_for_all(spec) else list(spec.teams)
 
 
-def model_config(env, args: Args) -> dict:
+def model_config(env, args: Args, team: str | None = None) -> dict:
+    """The network of ``team``'s group (its ``team_hidden`` widths, else ``hidden``)."""
     critic_input = env.observation_size + (env.state_size if args.centralised_critic else 0)
     config = {
         "kind": args.model,
         "observation_size": env.observation_size,
         "num_actions": env.num_actions,
         "critic_input_size": critic_input,
-        "hidden": list(args.hidden),
+        "hidden": list(args.team_hidden.get(team, args.hidden)),
     }
     if args.belief_coef > 0 and not free_for_all(env.spec):
         config["belief_seats"] = env.num_players - 1
@@ -521,20 +536,20 @@ def build_run(args: Args) -> Run:
     groups = group_names(spec, args.shared_policy)
     team_group = np.zeros(len(spec.teams), np.int64) if len(groups) == 1 else \
         np.arange(len(spec.teams))
-    config = model_config(env, args)
-    models = [ActorCritic(config) for _ in groups]
+    configs = {g: model_config(env, args, g) for g in groups}
+    models = [ActorCritic(configs[g]) for g in groups]
     exploiters = {}
     if args.exploiter_share:  # each team's, started from the same weights as its learner
         for k, team in enumerate(spec.teams):
             exploiters[len(groups)] = k
             groups.append(f"{team}_exploiter")
-            models.append(ActorCritic(config))
+            models.append(ActorCritic(configs[team]))
             models[-1].load_state_dict(models[k].state_dict())
     exploiter_start = {g: _copy_state(models[g]) for g in exploiters}
     optimizers = [torch.optim.Adam(m.parameter_groups(), lr=args.learning_rate, eps=1e-5)
                   for m in models]
     league = [g for i, g in enumerate(groups) if i not in exploiters]
-    pool = OpponentPool(league, args.pool_size, rng, config,
+    pool = OpponentPool(league, args.pool_size, rng, configs,
                         _scripted_league(args.scripted_opponents, league, spec, env.params,
                                          args.seed), args.scripted_share)
     fixed_players = {groups.index(team): _fixed_player(name, team, spec, env.params, args.seed)

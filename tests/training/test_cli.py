@@ -17,11 +17,13 @@ def parse(argv):
 def test_arguments_reach_the_trainer():
     args = args_from_namespace(parse(
         ["train", "amongus", "--players", "5", "--steps", "1000", "--seed", "3", "--out", "x",
-         "--param", "max_rounds=20", "--hidden", "32,16", "--centralised-critic"]
+         "--param", "max_rounds=20", "--hidden", "32,16", "--centralised-critic",
+         "--team-hidden", "impostor=128,64"]
     ))
     assert (args.game, args.num_players, args.total_steps, args.seed, args.out) == (
         "amongus", 5, 1000, 3, "x")
     assert args.params == {"max_rounds": 20} and args.hidden == (32, 16)
+    assert args.team_hidden == {"impostor": (128, 64)}
     assert args.centralised_critic
     timed = args_from_namespace(parse(["train", "amongus", "--seconds", "60"]))
     assert timed.total_steps is None and timed.seconds == 60
@@ -50,6 +52,8 @@ def test_bad_arguments_exit_with_a_message(capsys):
     (["--seconds", "0"], "> 0"),
     (["--seed", "-1"], ">= 0"),
     (["--lr", "inf"], "finite"),
+    (["--team-hidden", "crew"], "TEAM=WIDTHS"),
+    (["--team-hidden", "crew=64,x"], "widths like"),
 ])
 def test_nonsense_numbers_are_refused_when_parsing(capsys, argv, message):
     with pytest.raises(SystemExit) as stop:

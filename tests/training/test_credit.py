@@ -109,7 +109,7 @@ def make_collector(game, players, B, T, share, seed=0):
               "hidden": [16]}
     groups = list(spec.teams)
     models = [ActorCritic(config) for _ in groups]
-    pool = OpponentPool(groups, 4, np.random.default_rng(seed), config)
+    pool = OpponentPool(groups, 4, np.random.default_rng(seed), {g: config for g in groups})
     for g in groups:
         pool.add(g, ActorCritic(config))
     collector = Collector(env, models, np.arange(len(groups)), False, pool, {}, share,

@@ -78,7 +78,7 @@ def test_every_seat_is_played_by_the_one_learner_or_its_league():
               "hidden": [8]}
     torch.manual_seed(0)
     model = ActorCritic(config)
-    pool = OpponentPool(["shared"], 2, np.random.default_rng(0), config)
+    pool = OpponentPool(["shared"], 2, np.random.default_rng(0), {"shared": config})
     pool.add("shared", ActorCritic(config))
     collector = Collector(env, [model], np.zeros(len(env.spec.teams), np.int64), True, pool, {},
                           0.3, np.random.default_rng(0), torch.Generator().manual_seed(0), 64,

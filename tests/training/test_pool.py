@@ -33,7 +33,7 @@ def test_a_fixed_side_is_always_frozen_and_the_learner_always_live():
 
 
 def test_snapshots_are_bounded_actor_copies_and_anchors_stay():
-    pool = OpponentPool(["crew"], size=2, rng=np.random.default_rng(0), config=CONFIG)
+    pool = OpponentPool(["crew"], size=2, rng=np.random.default_rng(0), configs={"crew": CONFIG})
     assert not pool.has("crew")
     anchor = ActorCritic(CONFIG)
     pool.add("crew", anchor, anchor=True)
@@ -51,7 +51,7 @@ def test_snapshots_are_bounded_actor_copies_and_anchors_stay():
 
 
 def test_a_game_keeps_its_drawn_member_until_it_ends():
-    pool = OpponentPool(["crew"], size=1, rng=np.random.default_rng(0), config=CONFIG)
+    pool = OpponentPool(["crew"], size=1, rng=np.random.default_rng(0), configs={"crew": CONFIG})
     pool.add("crew", ActorCritic(CONFIG))
     first = pool.draw("crew", 3)
     pool.add("crew", ActorCritic(CONFIG))  # evicts the first snapshot from the draws
@@ -64,7 +64,8 @@ def test_a_game_keeps_its_drawn_member_until_it_ends():
 
 def test_scripted_players_are_drawn_at_their_share():
     scripted = RandomPolicy(0)
-    pool = OpponentPool(["crew"], 5, np.random.default_rng(1), CONFIG, {"crew": [scripted]}, 0.25)
+    pool = OpponentPool(["crew"], 5, np.random.default_rng(1), {"crew": CONFIG},
+                        {"crew": [scripted]}, 0.25)
     assert pool.has("crew") and (pool.draw("crew", 10) == pool.scripted["crew"][0]).all()
     pool.add("crew", ActorCritic(CONFIG))
     picks = pool.draw("crew", 400) == pool.scripted["crew"][0]
@@ -72,10 +73,10 @@ def test_scripted_players_are_drawn_at_their_share():
 
 
 def test_the_league_survives_a_save_and_load():
-    pool = OpponentPool(["crew"], 3, np.random.default_rng(1), CONFIG)
+    pool = OpponentPool(["crew"], 3, np.random.default_rng(1), {"crew": CONFIG})
     pool.add("crew", ActorCritic(CONFIG), anchor=True)
     pool.add("crew", ActorCritic(CONFIG))
-    again = OpponentPool(["crew"], 3, np.random.default_rng(1), CONFIG)
+    again = OpponentPool(["crew"], 3, np.random.default_rng(1), {"crew": CONFIG})
     again.load_state_dict(pool.state_dict())
     for a, b in zip(pool.snapshots("crew"), again.snapshots("crew")):
         assert all(torch.equal(x, y) for x, y in zip(pool.members[a].actor.parameters(),
