@@ -37,8 +37,9 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):
-        self.exit(2, f"hiddendeck: {self.prog.removeprefix('hiddendeck ')}: {message} "
-                     f"(see {self.prog} --help)\n")
+        command = self.prog.removeprefix("hiddendeck").strip()  # empty: the top-level parser
+        where = f"{command}: " if command else ""
+        self.exit(2, f"hiddendeck: {where}{message} (see {self.prog} --help)\n")
 
 
 def positive_float(text: str) -> float:

@@ -68,10 +68,12 @@ def test_demo_games_0_is_refused_before_training(capsys, value):
     (["play", "amongus", "--opponents", "nosuch.pt"], "no such checkpoint file"),
     (["train", "nosuchgame"], "invalid choice"),
     ([], "required"),
+    (["train", "menace", "--no-such-option"], "unrecognized arguments: --no-such-option"),
 ])
 def test_usage_errors_are_one_line_with_exit_status_2(capsys, argv, text):
     rc, _, err = run_cli(argv, capsys)
     assert_one_line_error(rc, err, text)
+    assert not err.startswith("hiddendeck: hiddendeck")  # the top-level parser names no command
 
 
 def test_a_failing_command_is_one_line(capsys, monkeypatch):
