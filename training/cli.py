@@ -32,18 +32,20 @@ def _fixed(text: str) -> tuple[str, str]:
     return team, name
 
 
-def _team_weight(text: str) -> tuple[str, float]:
+def _team_setting(text: str, parse, form: str):
+    """``TEAM=VALUE`` for the per-team options, the value read by ``parse``."""
     team, sep, value = text.partition("=")
     if not sep or not team:
-        raise argparse.ArgumentTypeError(f"expected TEAM=X, e.g. menace=0, got {text!r}")
-    return team, _non_negative(value)
+        raise argparse.ArgumentTypeError(f"expected {form}, got {text!r}")
+    return team, parse(value)
+
+
+def _team_weight(text: str) -> tuple[str, float]:
+    return _team_setting(text, _non_negative, "TEAM=X, e.g. menace=0")
 
 
 def _team_widths(text: str) -> tuple[str, tuple[int, ...]]:
-    team, sep, widths = text.partition("=")
-    if not sep or not team:
-        raise argparse.ArgumentTypeError(f"expected TEAM=WIDTHS, e.g. crew=256,256, got {text!r}")
-    return team, _widths(widths)
+    return _team_setting(text, _widths, "TEAM=WIDTHS, e.g. crew=256,256")
 
 
 def _share(text: str) -> float:

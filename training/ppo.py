@@ -275,8 +275,10 @@ class Args:
             raise ValueError(f"seconds must be positive, got {self.seconds}")
         if self.model not in MODEL_KINDS:
             raise ValueError(f"model must be one of {MODEL_KINDS}, got {self.model!r}")
-        if not self.hidden or any(h < 1 for h in self.hidden):
-            raise ValueError(f"hidden must list positive widths, got {self.hidden}")
+        for name, widths in [("hidden", self.hidden),
+                             *((f"team_hidden[{t!r}]", w) for t, w in self.team_hidden.items())]:
+            if not widths or any(not isinstance(h, int) or h < 1 for h in widths):
+                raise ValueError(f"{name} must list positive widths, got {widths!r}")
         if "num_players" in self.params:
             raise ValueError("give num_players as its own argument, not in params")
         if self.imitate is not None and self.model != "mlp":
@@ -299,12 +301,10 @@ class Args:
             if self.fixed_teams:
                 raise ValueError("exploiters play against the other teams' learners: every team "
                                  "must be trained (no fixed_teams)")
-        for team, widths in self.team_hidden.items():
-            if not widths or any(not isinstance(h, int) or h < 1 for h in widths):
-                raise ValueError(f"team_hidden[{team!r}] must list positive widths, got {widths!r}")
-            if team in self.fixed_teams:
-                raise ValueError(f"team_hidden names {team!r}, a fixed team: it has no network "
-                                 f"of this run's")
+        fixed_and_widened = sorted(set(self.team_hidden) & set(self.fixed_teams))
+        if fixed_and_widened:
+            raise ValueError(f"team_hidden names {fixed_and_widened}, fixed: a fixed team has no "
+                             f"network of this run's")
         for name in ("team_teacher_final", "team_hidden"):
             if not getattr(self, name):
                 continue
@@ -314,11 +314,10 @@ class Args:
             if unknown:
                 raise ValueError(f"{name} names {unknown}; {self.game}'s teams are "
                                  f"{list(spec.teams)}")
-        if self.team_teacher_final:
-            for team, value in self.team_teacher_final.items():
-                if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
-                    raise ValueError(f"team_teacher_final[{team!r}] must be a finite number "
-                                     f">= 0, got {value!r}")
+        for team, value in self.team_teacher_final.items():
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
+                raise ValueError(f"team_teacher_final[{team!r}] must be a finite number "
+                                 f">= 0, got {value!r}")
         if self.fixed_teams:
             teams = spec.teams
             if free_for_all(spec):

@@ -56,7 +56,7 @@ def test_resume_keeps_the_widths_and_refuses_changed_ones(wide_crew_run, tmp_pat
     ({"team_hidden": {"crew": (8, 0)}}, "positive widths"),
     ({"team_hidden": {"crew": (8,)}, "shared_policy": True}, "team game"),
     ({"team_hidden": {"crew": (8,)}, "game": "maniacal"}, "team game"),
-    ({"team_hidden": {"crew": (8,)}, "fixed_teams": {"crew": "heuristic"}}, "fixed team"),
+    ({"team_hidden": {"crew": (8,)}, "fixed_teams": {"crew": "heuristic"}}, "a fixed team"),
 ])
 def test_settings_that_cannot_work_are_named(change, message):
     with pytest.raises(ValueError, match=message):
