@@ -165,6 +165,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--imitate", type=_name_or_none, default=d.imitate, metavar="NAME",
                    help="warm start: trained teams first learn to choose as this scripted player "
                    "does (default %(default)s; none: start from scratch)")
+    p.add_argument("--imitate-also", action="append", default=[],
+                   metavar="NAME", help="the warm start also imitates this scripted player's "
+                   "games, drawn per game beside --imitate's (repeatable)")
     p.add_argument("--imitation-steps", type=int, default=d.imitation_steps,
                    help="decisions played for the warm start (default %(default)s)")
     p.add_argument("--imitation-epochs", type=int, default=d.imitation_epochs,
@@ -244,6 +247,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         scripted_opponents=tuple(ns.scripted_opponent),
         fixed_teams=dict(ns.fixed),
         imitate=ns.imitate,
+        imitate_also=tuple(ns.imitate_also),
         imitation_steps=ns.imitation_steps,
         imitation_epochs=ns.imitation_epochs,
         imitation_lr=ns.imitation_lr,

@@ -19,20 +19,24 @@ from agents.neural import MaskedCategorical
 from agents.policy import Policy, choose
 
 
-def imitate(env, teacher: Policy, fixed: dict[int, Policy], team_group: np.ndarray, models,
-            optimizers, num_steps: int, decisions: int, num_minibatches: int,
-            max_grad_norm: float, epochs: int = 1,
-            deadline: float | None = None) -> dict[int, float]:
-    """Fit each trained group's actor to ``teacher``'s choices (cross-entropy through the one
-    masked distribution), online: ``num_steps`` batched steps of games the teacher plays (fixed
-    teams by their own players), then ``epochs`` epochs over them, until ``decisions`` decisions
-    (every seat's) have been played, or ``time.perf_counter()`` passes ``deadline``. Returns each
+def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: np.ndarray,
+            models, optimizers, num_steps: int, decisions: int, num_minibatches: int,
+            max_grad_norm: float, epochs: int = 1, deadline: float | None = None,
+            rng: np.random.Generator | None = None) -> dict[int, float]:
+    """Fit each trained group's actor to the teachers' choices (cross-entropy through the one
+    masked distribution), online: ``num_steps`` batched steps of games the teachers play (each
+    game one teacher on every seat, drawn with ``rng`` when the game is dealt; fixed teams by
+    their own players), then ``epochs`` epochs over them, until ``decisions`` decisions (every
+    seat's) have been played, or ``time.perf_counter()`` passes ``deadline``. Returns each
     trained group's last epoch's mean loss, ``{group: cross-entropy}``: the teams fit apart, and
     a minority team (the Among Us impostor decides 1 in 6 times at 6 players) can lag far behind
     the majority's fit."""
     B, T = env.num_envs, num_steps
+    if len(teachers) > 1 and rng is None:
+        raise ValueError("several teachers need an rng to deal their games")
     rows = np.arange(B)
     who = np.stack([rows, env.current_seat], 1)
+    playing = np.zeros(B, np.int64) if len(teachers) == 1 else rng.integers(len(teachers), size=B)
     learners = [g for g in range(len(models)) if g not in fixed]
     losses: dict[int, float] = {}
     for _ in range(max(1, decisions // (B * T))):
@@ -44,18 +48,21 @@ def imitate(env, teacher: Policy, fixed: dict[int, Policy], team_group: np.ndarr
             who[:, 1] = env.current_seat
             actions = np.empty(B, np.int64)
             for g in range(len(models)):
-                idx = np.flatnonzero(group == g)
-                if idx.size:
-                    obs, mask = env.observation[idx], env.action_mask[idx]
-                    actions[idx] = choose(fixed.get(g, teacher), obs, mask, who[idx])
-                    if g not in fixed:
-                        for store, value in zip(seen[g], (obs, mask, actions[idx])):
-                            store.append(value)
+                for k, teacher in enumerate(teachers):
+                    idx = np.flatnonzero((group == g) & (playing == k))
+                    if idx.size:
+                        obs, mask = env.observation[idx], env.action_mask[idx]
+                        actions[idx] = choose(fixed.get(g, teacher), obs, mask, who[idx])
+                        if g not in fixed:
+                            for store, value in zip(seen[g], (obs, mask, actions[idx])):
+                                store.append(value)
             _, terminated, truncated = env.step(actions)
             ended = np.flatnonzero(terminated | truncated)
             if ended.size:
-                for policy in {teacher, *fixed.values()}:
+                for policy in {*teachers, *fixed.values()}:
                     policy.game_over(ended)
+                if len(teachers) > 1:
+                    playing[ended] = rng.integers(len(teachers), size=ended.size)
         for g in learners:
             obs, mask, chosen = (torch.from_numpy(np.concatenate(v)) for v in seen[g])
             minibatch = max(1, chosen.shape[0] // num_minibatches)

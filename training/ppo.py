@@ -148,6 +148,13 @@ class Args:
     imitate: str | None = "heuristic"
     """warm start: before PPO, every trained team's actor learns to choose as this scripted
     player does (None: start from scratch). Not on ``--resume``; MLP only"""
+    imitate_also: tuple[str, ...] = ()
+    """more scripted players whose games the warm start imitates: each warm-start game is
+    played on every seat by ``imitate`` or one of these, drawn per game with equal chance, so a
+    team's clone (and the anchor it leaves in the league) holds each one's style, e.g. the
+    Among Us chain crew's at-once votes beside the heuristic crew's waiting ones: an impostor
+    that never meets a crew voting at once never learns to sabotage before it is named. Only
+    ``imitate`` labels the learners' own positions (``teacher_coef``)"""
     imitation_steps: int = 1_000_000
     """agent decisions (every seat's) played for the warm start; not counted in total_steps"""
     imitation_epochs: int = 4
@@ -284,6 +291,12 @@ class Args:
         if self.imitate is not None and self.model != "mlp":
             raise ValueError("imitate warms up MLP actors only (a GRU would need whole games); "
                              "pass imitate=None (--imitate none) with model gru")
+        if self.imitate_also and self.imitate is None:
+            raise ValueError(f"imitate_also {list(self.imitate_also)} needs imitate: the warm "
+                             f"start it joins")
+        if len({self.imitate, *self.imitate_also}) < 1 + len(self.imitate_also):
+            raise ValueError(f"imitate_also {list(self.imitate_also)} names a player twice, or "
+                             f"imitate ({self.imitate!r}) again")
         if not isinstance(self.imitation_steps, int) or self.imitation_steps < 1:
             raise ValueError(f"imitation_steps must be a positive integer, "
                              f"got {self.imitation_steps!r}")
@@ -488,6 +501,7 @@ class Run:
     trained: list[int]  # the groups that learn (exploiters included)
     counters: dict  # global_step, updates, group_steps (saved with checkpoints)
     teacher: object | None  # the ``imitate`` player: warm start and DAgger labels
+    warm_start_players: list  # whose games the warm start imitates: the teacher first
     rng: np.random.Generator  # league draws
     sampler: torch.Generator  # action sampling
 
@@ -557,17 +571,19 @@ def build_run(args: Args) -> Run:
     trained = [g for g in range(len(groups)) if g not in fixed]
     counters = {"global_step": 0, "updates": 0, "group_steps": [0] * len(groups)}
     run = Run(env, groups, team_group, models, optimizers, exploiters, exploiter_start, pool,
-              fixed_players, fixed, trained, counters, None, rng, sampler)
+              fixed_players, fixed, trained, counters, None, [], rng, sampler)
     if args.resume:
         run.counters = counters = load_run_checkpoint(Path(args.resume), run, args)
         # A fresh stream of games, so a resumed run does not replay the deals it already saw.
         env.reset(seed=int(np.random.SeedSequence([args.seed, counters["updates"]])
                            .generate_state(1)[0] >> 1))
-    teacher = make_policy(args.imitate, spec, env.params, seed=args.seed) if args.imitate else None
-    if teacher is not None and teacher.remembers:
-        raise ValueError(f"imitate: {args.imitate!r} remembers its games; a teacher must judge "
-                         f"each position alone")
-    run.teacher = teacher
+    names = [args.imitate, *args.imitate_also] if args.imitate else []
+    run.warm_start_players = [make_policy(n, spec, env.params, seed=args.seed) for n in names]
+    for name, player in zip(names, run.warm_start_players):
+        if player.remembers:
+            raise ValueError(f"imitate: {name!r} remembers its games; a teacher must judge "
+                             f"each position alone")
+    run.teacher = run.warm_start_players[0] if names else None
     return run
 
 
@@ -583,10 +599,10 @@ def warm_start(run: Run, args: Args, run_start: float) -> int:
             param_group["lr"] = args.imitation_lr
     deadline = None if args.seconds is None else run_start + args.imitation_share * args.seconds
     main = run.main_groups
-    losses = imitate(run.env, run.teacher, run.fixed_players, run.team_group,
+    losses = imitate(run.env, run.warm_start_players, run.fixed_players, run.team_group,
                      [run.models[g] for g in main], [run.optimizers[g] for g in main],
                      args.num_steps, args.imitation_steps, 2 * args.num_minibatches,
-                     args.max_grad_norm, args.imitation_epochs, deadline)
+                     args.max_grad_norm, args.imitation_epochs, deadline, run.rng)
     run.env.reset()
     for g, team in run.exploiters.items():  # each exploiter starts from its team's clone
         run.exploiter_start[g] = _copy_state(run.models[int(run.team_group[team])])
@@ -596,7 +612,7 @@ def warm_start(run: Run, args: Args, run_start: float) -> int:
             run.pool.add(run.groups[g], run.models[g], anchor=True)
     if args.progress:  # each team's fit: a minority team's can lag far behind
         fits = ", ".join(f"{run.groups[g]} {v:.3f}" for g, v in losses.items())
-        print(f"imitated {args.imitate} until {time.perf_counter() - run_start:.0f} s "
+        print(f"imitated {'+'.join([args.imitate, *args.imitate_also])} until {time.perf_counter() - run_start:.0f} s "
               f"(last cross-entropy {fits}); critic warm-up for {args.critic_warmup} updates",
               flush=True, file=sys.stderr)
     return args.critic_warmup

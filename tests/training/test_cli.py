@@ -30,6 +30,8 @@ def test_arguments_reach_the_trainer():
     recipe = args_from_namespace(parse(["train", "amongus", "--imitate", "none", "--eval-opponent",
                                         "random", "--eval-every", "0", "--ent-coef-final", "0"]))
     assert recipe.imitate is None and recipe.eval_opponents == ("random",)
+    mixed = args_from_namespace(parse(["train", "amongus", "--imitate-also", "chain"]))
+    assert mixed.imitate == "heuristic" and mixed.imitate_also == ("chain",)
     assert recipe.eval_every == 0 and recipe.ent_coef_final == 0
     warm = args_from_namespace(parse(["train", "maniacal", "--imitation-epochs", "8",
                                       "--imitation-lr", "0.002", "--imitation-share", "0.3"]))

@@ -1,13 +1,18 @@
 """The imitation warm start: a trained team's actor learns to choose as the scripted player."""
 
 import numpy as np
+import pytest
 import torch
 
 import envs
+from agents.amongus_chain import AmongUsChain
 from agents.amongus_heuristic import AmongUsHeuristic
 from agents.neural import ActorCritic, NeuralPolicy
+from agents.policy import Policy
 from training.imitate import imitate
-from training.ppo import Args, model_config
+from training.ppo import Args, model_config, train
+
+from .conftest import TINY
 
 
 def agreement(model, teacher, seed: int) -> float:
@@ -39,9 +44,74 @@ def test_imitation_makes_the_impostor_choose_as_the_heuristic():
     before = agreement(models[1], teacher, seed=7)
     crew_before = [p.clone() for p in models[0].parameters()]
     fixed = {0: teacher}  # the crew is played by the heuristic and not trained
-    losses = imitate(env, teacher, fixed, np.arange(2), models, optimizers, args.num_steps,
+    losses = imitate(env, [teacher], fixed, np.arange(2), models, optimizers, args.num_steps,
                      args.imitation_steps, args.num_minibatches, args.max_grad_norm)
     after = agreement(models[1], teacher, seed=7)
     assert after > max(0.6, before + 0.3), (before, after, losses)
     assert list(losses) == [1] and 0 < losses[1] < 1  # each trained team's own fit, by group
     assert all(torch.equal(a, b) for a, b in zip(crew_before, models[0].parameters()))
+
+
+class Spy(Policy):
+    """A teacher that notes which game slots it plays, between the ends of their games."""
+
+    remembers = True  # to be told each row's game slot
+
+    def __init__(self, inner: Policy, playing: dict, ended: list, mark: int):
+        self.inner, self.playing, self.ended, self.mark = inner, playing, ended, mark
+
+    def act(self, observation, action_mask, who=None):
+        for slot in who[:, 0]:
+            self.playing.setdefault(int(slot), set()).add(self.mark)
+        return self.inner.act(observation, action_mask)
+
+    def game_over(self, slots):  # every teacher is told: the first to hear files the game
+        for slot in slots:
+            if int(slot) in self.playing:
+                self.ended.append(self.playing.pop(int(slot)))
+
+
+def test_each_warm_start_game_is_played_by_one_teacher_drawn_per_game():
+    env = envs.make_vec("amongus", 64, seed=3, num_players=4)
+    playing, ended = {}, []
+    heuristic = AmongUsHeuristic(env.spec, env.params)
+    teachers = [Spy(heuristic, playing, ended, 0),
+                Spy(AmongUsChain(env.spec, env.params), playing, ended, 1)]
+    args = Args(num_players=4, num_envs=64, num_steps=16, imitation_steps=64 * 16 * 6)
+    models = [ActorCritic(model_config(env, args)) for _ in env.spec.teams]
+    optimizers = [torch.optim.Adam(m.parameters(), lr=1e-3) for m in models]
+    imitate(env, teachers, {}, np.arange(2), models, optimizers, args.num_steps,
+            args.imitation_steps, args.num_minibatches, args.max_grad_norm,
+            rng=np.random.default_rng(0))
+    assert len(ended) > 100  # games ended and were dealt again
+    assert all(len(marks) == 1 for marks in ended)  # one teacher from deal to end
+    per_teacher = [sum(marks == {k} for marks in ended) for k in (0, 1)]
+    assert min(per_teacher) > 0.25 * len(ended), per_teacher  # each plays its share
+
+
+def test_several_teachers_need_an_rng():
+    env = envs.make_vec("amongus", 8, seed=3, num_players=4)
+    heuristic = AmongUsHeuristic(env.spec, env.params)
+    with pytest.raises(ValueError, match="rng"):
+        imitate(env, [heuristic, heuristic], {}, np.arange(2), [], [], 4, 32, 1, 0.5)
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"imitate": None, "imitate_also": ("chain",)}, "needs imitate"),
+    ({"imitate_also": ("heuristic",)}, "twice"),
+    ({"imitate_also": ("chain", "chain")}, "twice"),
+])
+def test_imitate_also_is_checked(change, message):
+    with pytest.raises(ValueError, match=message):
+        Args(**{"imitate": "heuristic", **change}).check()
+
+
+def test_a_warm_start_of_two_teachers_trains_and_anchors_one_clone_a_team(tmp_path):
+    args = Args(out=str(tmp_path), **dict(TINY, imitate="heuristic", imitate_also=("chain",),
+                                          imitation_steps=64 * 8 * 4))
+    paths = train(args)
+    pool = torch.load(paths["crew"].parent / "trainer.pt", weights_only=True)["pool"]
+    assert all(len(pool[team]["anchors"]) == 1 for team in ("crew", "impostor"))
+    with pytest.raises(ValueError, match="nobody"):
+        train(Args(out=str(tmp_path / "bad"), **dict(TINY, imitate="heuristic",
+                                                     imitate_also=("nobody",))))
