@@ -500,10 +500,14 @@ class Run:
     fixed: dict  # group -> that player's league member id
     trained: list[int]  # the groups that learn (exploiters included)
     counters: dict  # global_step, updates, group_steps (saved with checkpoints)
-    teacher: object | None  # the ``imitate`` player: warm start and DAgger labels
     warm_start_players: list  # whose games the warm start imitates: the teacher first
     rng: np.random.Generator  # league draws
     sampler: torch.Generator  # action sampling
+
+    @property
+    def teacher(self):
+        """The ``imitate`` player, who also labels the learners' positions (None: none)."""
+        return self.warm_start_players[0] if self.warm_start_players else None
 
     @property
     def main_groups(self) -> list[int]:
@@ -571,7 +575,7 @@ def build_run(args: Args) -> Run:
     trained = [g for g in range(len(groups)) if g not in fixed]
     counters = {"global_step": 0, "updates": 0, "group_steps": [0] * len(groups)}
     run = Run(env, groups, team_group, models, optimizers, exploiters, exploiter_start, pool,
-              fixed_players, fixed, trained, counters, None, [], rng, sampler)
+              fixed_players, fixed, trained, counters, [], rng, sampler)
     if args.resume:
         run.counters = counters = load_run_checkpoint(Path(args.resume), run, args)
         # A fresh stream of games, so a resumed run does not replay the deals it already saw.
@@ -583,7 +587,6 @@ def build_run(args: Args) -> Run:
         if player.remembers:
             raise ValueError(f"imitate: {name!r} remembers its games; a teacher must judge "
                              f"each position alone")
-    run.teacher = run.warm_start_players[0] if names else None
     return run
 
 
