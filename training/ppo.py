@@ -223,6 +223,11 @@ class Args:
     progress: bool = True
     """a progress line on stderr with steps/s and held-out win rates"""
 
+    @property
+    def warm_start_names(self) -> list[str]:
+        """The players whose games the warm start imitates, ``imitate`` (the teacher) first."""
+        return [self.imitate, *self.imitate_also] if self.imitate is not None else []
+
     def check(self) -> None:
         """Reject bad settings before anything is built, naming the field."""
         if self.game not in envs.registry:
@@ -294,7 +299,7 @@ class Args:
         if self.imitate_also and self.imitate is None:
             raise ValueError(f"imitate_also {list(self.imitate_also)} needs imitate: the warm "
                              f"start it joins")
-        if len({self.imitate, *self.imitate_also}) < 1 + len(self.imitate_also):
+        if len(set(self.warm_start_names)) < len(self.warm_start_names):
             raise ValueError(f"imitate_also {list(self.imitate_also)} names a player twice, or "
                              f"imitate ({self.imitate!r}) again")
         if not isinstance(self.imitation_steps, int) or self.imitation_steps < 1:
@@ -581,7 +586,7 @@ def build_run(args: Args) -> Run:
         # A fresh stream of games, so a resumed run does not replay the deals it already saw.
         env.reset(seed=int(np.random.SeedSequence([args.seed, counters["updates"]])
                            .generate_state(1)[0] >> 1))
-    names = [args.imitate, *args.imitate_also] if args.imitate else []
+    names = args.warm_start_names
     run.warm_start_players = [make_policy(n, spec, env.params, seed=args.seed) for n in names]
     for name, player in zip(names, run.warm_start_players):
         if player.remembers:
@@ -615,7 +620,8 @@ def warm_start(run: Run, args: Args, run_start: float) -> int:
             run.pool.add(run.groups[g], run.models[g], anchor=True)
     if args.progress:  # each team's fit: a minority team's can lag far behind
         fits = ", ".join(f"{run.groups[g]} {v:.3f}" for g, v in losses.items())
-        print(f"imitated {'+'.join([args.imitate, *args.imitate_also])} until {time.perf_counter() - run_start:.0f} s "
+        print(f"imitated {'+'.join(args.warm_start_names)} until "
+              f"{time.perf_counter() - run_start:.0f} s "
               f"(last cross-entropy {fits}); critic warm-up for {args.critic_warmup} updates",
               flush=True, file=sys.stderr)
     return args.critic_warmup
