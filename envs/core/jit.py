@@ -7,8 +7,9 @@ Compiled code is cached on disk, because compiling a whole game takes up to a mi
 new process (a test subprocess, the CLI, a training worker) would pay it again. numba only
 notices edits to the file that holds a cached function, not to the functions it calls from
 other files, and keys its cache by neither ``NUMBA_BOUNDSCHECK`` nor our sources. So the cache
-lives in a directory named by a hash of every source file of ``envs`` and of the compile
-switches: any edit or switch gives a fresh directory, and a stale build is never loaded.
+lives in a directory named by a hash of every source file of ``envs`` and ``agents`` and of
+the compile switches: any edit or switch gives a fresh directory, and a stale build is never
+loaded.
 ``NUMBA_CACHE_DIR`` set by the user is respected as it is.
 """
 
@@ -30,10 +31,13 @@ from numba.extending import intrinsic
 
 def _cache_dir() -> str:
     digest = hashlib.sha256()
-    root = Path(__file__).resolve().parents[1]
-    for path in sorted(root.rglob("*.py")):
-        digest.update(str(path.relative_to(root)).encode())
-        digest.update(path.read_bytes())
+    envs_root = Path(__file__).resolve().parents[1]
+    # The scripted players in ``agents`` call each other's kernels too (the Among Us chain crew
+    # plays the heuristic impostor), so their sources key the cache as well.
+    for root in (envs_root, envs_root.parent / "agents"):
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root.parent)).encode())
+            digest.update(path.read_bytes())
     switches = (numba.__version__, os.environ.get("NUMBA_BOUNDSCHECK", ""),
                 os.environ.get("NUMBA_OPT", ""))
     digest.update(repr(switches).encode())
