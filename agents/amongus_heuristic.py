@@ -9,10 +9,11 @@ ten: at its own decisions, or in the window after a card is turned face up, whic
 votes and clears hand it colours. When the crew must know who it is, it guesses at once rather
 than be named.
 
-It counts as a careful player does: every seat holds one colour, so a colour that another seat
-must hold is not this one's, and each guess is the colour most likely once every way of dealing
-the rest is counted. Judging each seat alone by the colours it showed (as this player did before
-2026-12-01) left it at 0.59 against the heuristic crew at 6 players where counting wins 0.79.
+It counts as a careful player does, reading the odds the observation carries
+(``envs/amongus/counting.py``): every seat holds one colour, so a colour that another seat must
+hold is not this one's, and each guess is the colour most likely once every way of dealing the
+rest is counted. Judging each seat alone by the colours it showed (as this player did before
+2026-12-01) left it at 0.59 against the heuristic crew at 6 players where counting wins 0.78.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from envs.amongus.observe import (
     RECEIVED_FROM,
     REVEALED,
     ROUND,
-    SABOTAGE_TARGET,
+    SABOTAGE_CHANCE,
+    SABOTAGE_TARGET_ODDS,
     SHOWN_TOTAL,
     TURN_OWNER,
     VOTED,
@@ -110,127 +112,8 @@ def _likely_holder(known, shown_total, received, mask_base, mask, c, imp, n):
     return best
 
 
-@kernel
-def _untaken(known, imp, n):
-    taken = np.zeros(n, np.bool_)
-    taken[imp] = True
-    for r in range(n):
-        k = _known_colour(known, r, n)
-        if k >= 0:
-            taken[k] = True
-    return taken
-
-
-# A crewmate who showed or gave a colour is this much less likely to hold that character card:
-# it keeps its own colour, short of having nothing else to show.
-SHOWN_OWN = 0.05
 # The impostor sabotages once its guesses would all be right this often.
 SURE = 0.9
-
-
-@kernel
-def _odds(known, shown_total, received, imp, n, seats, colours, weight):
-    """The seats whose colour is unknown, in guessing order (clockwise from the observer), the
-    colours nobody is known to hold, and ``weight[r, c]``: how likely seat ``r`` is colour ``c``
-    before the one-colour-a-seat rule is counted. Returns how many seats (= colours)."""
-    m = 0
-    for r in range(1, n):
-        if _known_colour(known, r, n) < 0:
-            seats[m] = r
-            m += 1
-    taken = _untaken(known, imp, n)
-    k = 0
-    for c in range(n):
-        if not taken[c]:
-            colours[k] = c
-            k += 1
-    for r in range(n):
-        for c in range(n):
-            weight[r, c] = SHOWN_OWN if _evidence_against(shown_total, received, r, c, n) > 0 else 1.0
-    return m
-
-
-@kernel
-def _deals(weight, seats, colours, m, ways):
-    """The weighted count of ways to give the first ``m`` seats one colour each from the first
-    ``m`` colours (a matrix permanent, summed over subsets of colours a seat at a time)."""
-    full = 1 << m
-    ways[:full] = 0.0
-    ways[0] = 1.0
-    for used in range(full):
-        if ways[used] == 0.0:
-            continue
-        seat, rest = 0, used
-        while rest:
-            seat += rest & 1
-            rest >>= 1
-        if seat == m:
-            continue
-        for j in range(m):
-            if not (used >> j) & 1:
-                ways[used | (1 << j)] += ways[used] * weight[seats[seat], colours[j]]
-    return ways[full - 1]
-
-
-@kernel
-def _most_likely(weight, seats, colours, m, ways, rest_seats, rest_colours):
-    """For the first of ``seats``: the index in ``colours`` of its most likely colour, counting
-    every way the others can hold the rest, and that colour's probability."""
-    total = _deals(weight, seats, colours, m, ways)
-    for i in range(m - 1):
-        rest_seats[i] = seats[i + 1]
-    best, best_p = 0, -1.0
-    for j in range(m):
-        q = 0
-        for jj in range(m):
-            if jj != j:
-                rest_colours[q] = colours[jj]
-                q += 1
-        p = weight[seats[0], colours[j]] * _deals(weight, rest_seats, rest_colours, m - 1, ways)
-        if total > 0.0:
-            p /= total
-        if p > best_p:
-            best, best_p = j, p
-    return best, best_p
-
-
-@kernel
-def _guess(known, shown_total, received, target, imp, n):
-    """The target's colour if known, else its most likely one, counting that every seat holds
-    exactly one colour: a colour another seat must hold is not the target's."""
-    c = _known_colour(known, target, n)
-    if c >= 0:
-        return c
-    seats, colours = np.empty(n, np.int64), np.empty(n, np.int64)
-    rest_seats, rest_colours = np.empty(n, np.int64), np.empty(n, np.int64)
-    weight, ways = np.empty((n, n)), np.empty(1 << n)
-    m = _odds(known, shown_total, received, imp, n, seats, colours, weight)
-    for i in range(m):  # the target first
-        if seats[i] == target:
-            seats[i] = seats[0]
-            seats[0] = target
-    best, _ = _most_likely(weight, seats, colours, m, ways, rest_seats, rest_colours)
-    return colours[best]
-
-
-@kernel
-def _chance_all_right(known, shown_total, received, imp, n):
-    """How often a sabotage now guesses every seat right: seats are guessed clockwise, each as
-    its most likely colour given that the guesses before it were right."""
-    seats, colours = np.empty(n, np.int64), np.empty(n, np.int64)
-    rest_seats, rest_colours = np.empty(n, np.int64), np.empty(n, np.int64)
-    weight, ways = np.empty((n, n)), np.empty(1 << n)
-    m = _odds(known, shown_total, received, imp, n, seats, colours, weight)
-    chance = 1.0
-    while m > 0:
-        best, p = _most_likely(weight, seats, colours, m, ways, rest_seats, rest_colours)
-        chance *= p
-        for i in range(m - 1):
-            seats[i] = seats[i + 1]
-        for j in range(best, m - 1):
-            colours[j] = colours[j + 1]
-        m -= 1
-    return chance
 
 
 @kernel
@@ -266,15 +149,15 @@ def decide(obs, mask, off, n):
         unknown = _unknown_seats(known, n)
         if mask[A.KILL]:
             return A.KILL
-        sure = _chance_all_right(known, shown_total, received, imp, n) >= SURE
+        sure = obs[off[SABOTAGE_CHANCE]] >= SURE
         desperate = _cornered(revealed, not_impostor, voted, n) or (final_round and unknown <= 2)
         if mask[A.SABOTAGE] and (sure or desperate):
             return A.SABOTAGE
         if phase == SABOTAGE_WINDOW:
             return A.NO_SABOTAGE
         if phase == SABOTAGE_GUESS:
-            target = np.argmax(obs[off[SABOTAGE_TARGET] : off[SABOTAGE_TARGET] + n])
-            return A.GUESS + _guess(known, shown_total, received, target, imp, n)
+            odds = obs[off[SABOTAGE_TARGET_ODDS] : off[SABOTAGE_TARGET_ODDS] + n]
+            return A.GUESS + np.argmax(odds)  # one-hot where the colour is known
         if phase == INVESTIGATION or phase == REPLY:
             c = _argmax_colour(hand, n, imp, imp)
             if c < 0:

@@ -5,9 +5,12 @@ unless the rules made it known to the observer: a public reveal, the observer's 
 a clear, or a trade the observer took part in.
 """
 
+import numpy as np
+
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
 from .cards import HAND_SIZE
+from .counting import chance_all_right, colour_odds, unknown_seats
 from .rules import AFTER_VOTE, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, sabotage_target
 from .spec import observation_layout, state_layout
 
@@ -40,6 +43,9 @@ SABOTAGE_TARGET_SHOWN = _OBS.index("sabotage_target_shown")
 SABOTAGE_TARGET_GAVE = _OBS.index("sabotage_target_gave")
 UNCLAIMED_COLOURS = _OBS.index("unclaimed_colours")
 COLOURS_KNOWN = _OBS.index("colours_known")
+COLOUR_ODDS = _OBS.index("colour_odds")
+SABOTAGE_CHANCE = _OBS.index("sabotage_chance")
+SABOTAGE_TARGET_ODDS = _OBS.index("sabotage_target_odds")
 
 
 @kernel
@@ -102,6 +108,7 @@ def observe(s, seat, out, off, n):
         if s["window"] == AFTER_VOTE:
             out[off[WINDOW_CARDS] + relative(s["vote_target"], seat, n)] = 1.0
     out[off[COLOURS_KNOWN]] = (known - 1) / (n - 1)
+    count_colours(s, seat, out, off, n)
     if s["phase"] == SABOTAGE_GUESS:
         # The target's rows of shown_total and received_from, repeated where a flat network
         # can read them: it cannot easily look up one seat's row by the sabotage_target one-hot.
@@ -114,6 +121,29 @@ def observe(s, seat, out, off, n):
             out[off[SABOTAGE_TARGET_SHOWN] + c] = shown_total[target, c] * per_round
             if traded:
                 out[off[SABOTAGE_TARGET_GAVE] + c] = given[target, seat, c] * per_round
+        t = relative(target, seat, n)
+        for c in range(n):
+            out[off[SABOTAGE_TARGET_ODDS] + c] = out[off[COLOUR_ODDS] + t * n + c]
+
+
+@kernel
+def count_colours(s, seat, out, off, n):
+    """``colour_odds`` (one-hot where the seat knows), and for the impostor ``sabotage_chance``."""
+    colour = s["colour"]
+    for j in range(n):
+        if knows_colour(s, seat, j):
+            out[off[COLOUR_ODDS] + relative(j, seat, n) * n + colour[j]] = 1.0
+    seats, colours = np.empty(n, np.int64), np.empty(n, np.int64)
+    weight, odds = np.empty((n, n)), np.empty((n, n))
+    ways_before, ways_after = np.empty(1 << n), np.empty(1 << n)
+    m = unknown_seats(s, seat, seats, colours, weight)
+    colour_odds(weight, m, ways_before, ways_after, odds)
+    for i in range(m):
+        row = off[COLOUR_ODDS] + relative(seats[i], seat, n) * n
+        for q in range(m):
+            out[row + colours[q]] = odds[i, q]
+    if seat == s["impostor"]:
+        out[off[SABOTAGE_CHANCE]] = chance_all_right(weight, m, ways_after)
 
 
 _STATE = state_layout({"num_players": 4, "max_rounds": 30})

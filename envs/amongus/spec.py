@@ -79,6 +79,23 @@ def observation_layout(params: dict) -> Layout:
                 "colours neither the impostor's nor of any seat whose colour the observer knows",
             ),
             Piece("colours_known", (1,), "fraction of the other seats whose colour is known"),
+            Piece(
+                "colour_odds",
+                (n, n),
+                "the chance each seat holds each colour, counted from what the observer knows "
+                "(envs/amongus/counting.py): one-hot where it knows",
+            ),
+            Piece(
+                "sabotage_chance",
+                (1,),
+                "the impostor's: how often a sabotage now would guess every colour right, "
+                "counted; zero for a crewmate",
+            ),
+            Piece(
+                "sabotage_target_odds",
+                (n,),
+                "the seat being guessed's row of colour_odds; zero outside a sabotage",
+            ),
         )
     )
 
@@ -117,7 +134,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="amongus",
-    version=3,
+    version=4,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,

@@ -15,6 +15,8 @@ from envs.amongus import rules
 from envs.amongus.cards import COLOUR_NAMES, HAND_SIZE, TASKS_PER_COLOUR
 from evaluation.playthrough import playthrough
 
+from . import counted_by_hand
+
 GOLDEN = Path(__file__).resolve().parents[1] / "playthroughs"
 
 
@@ -82,8 +84,10 @@ def test_masks_are_the_legal_actions_and_cards_are_conserved(num_players, policy
 
 @pytest.mark.parametrize("num_players", [4, 6, 10])
 def test_derived_pieces_repeat_what_the_seat_already_sees(num_players):
-    """Version 3's pieces add no information: at every decision of heuristic games (which
-    sabotage), each is its definition over the other pieces of the same observation."""
+    """Version 3's and 4's pieces add no information: at every decision of heuristic games
+    (which sabotage), each is its definition over the other pieces of the same observation.
+    The colour odds are counted again by listing every deal (``counted_by_hand``) in the
+    first games of the batch, up to 6 players."""
     vec = envs.make_vec("amongus", 128, seed=num_players, num_players=num_players)
     layout = vec.spec.observation_layout(vec.params)
     player = AmongUsHeuristic(vec.spec, vec.params)
@@ -94,6 +98,16 @@ def test_derived_pieces_repeat_what_the_seat_already_sees(num_players):
             known = o["known_colour"].reshape(n, n)
             claimed = known.max(axis=0) + o["impostor_colour"] > 0
             assert np.array_equal(o["unclaimed_colours"], (~claimed).astype(np.float32))
+            odds = o["colour_odds"].reshape(n, n)
+            assert np.allclose(odds.sum(axis=0), 1, atol=1e-5)
+            assert np.allclose(odds.sum(axis=1), 1, atol=1e-5)
+            assert np.array_equal(odds[known.any(axis=1)], known[known.any(axis=1)])
+            chance = o["sabotage_chance"][0]
+            assert 0 < chance <= 1 + 1e-6 if o["is_impostor"][0] else chance == 0
+            if n <= 6 and b < 4:
+                assert np.allclose(odds, counted_by_hand.colour_odds(o, n), atol=1e-5)
+                if o["is_impostor"][0]:
+                    assert np.isclose(chance, counted_by_hand.sabotage_chance(o, n), atol=1e-5)
             if o["phase"][rules.SABOTAGE_GUESS]:
                 guesses += 1
                 target = int(o["sabotage_target"].argmax())
@@ -101,9 +115,11 @@ def test_derived_pieces_repeat_what_the_seat_already_sees(num_players):
                 assert np.array_equal(o["sabotage_target_shown"], row)
                 assert np.array_equal(o["sabotage_target_gave"],
                                       o["received_from"].reshape(n, n)[target])
+                assert np.array_equal(o["sabotage_target_odds"], odds[target])
             else:
                 assert not o["sabotage_target_shown"].any()
                 assert not o["sabotage_target_gave"].any()
+                assert not o["sabotage_target_odds"].any()
         _, terminated, truncated = vec.step(player.act(vec.observation, vec.action_mask))
         finished += int((terminated | truncated).sum())
     assert guesses > 50, guesses
