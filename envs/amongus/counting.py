@@ -10,8 +10,10 @@ the weighted count of the ways to deal every unknown seat one of the colours lef
 holding ``c``, over the count of all ways (a matrix permanent, summed over subsets of colours a
 seat at a time: at most 9 seats, 2^9 subsets).
 
-The observation carries these odds (``observe``): a flat network reads a permanent badly, and
-the impostor's sabotage is n - 1 guesses that must all be right.
+The impostor's observation carries what a sabotage needs of them (``observe``): how often one
+now would guess every colour right, and the odds of the seat being guessed. A flat network reads
+a permanent badly, and a sabotage is n - 1 guesses that must all be right. Only the impostor
+guesses, and only its observations pay for the count: at most 10 * 2^9 steps at 10 players.
 """
 
 import numpy as np
@@ -28,12 +30,14 @@ def unknown_seats(s, seat, seats, colours, weight):
     seats it knows holds, and ``weight[i, q]``: how likely ``seats[i]`` holds ``colours[q]``
     before counting. Returns how many (as many seats as colours)."""
     n = s["num_players"]
+    colour, revealed, looked = s["colour"], s["revealed"], s["looked"]
+    shown_total, given = s["shown_total"], s["given"]
     taken = np.zeros(n, np.bool_)
     m = 0
     for o in range(n):
         j = (seat + o) % n
-        if j == seat or s["revealed"][j] or s["looked"][seat, j]:
-            taken[s["colour"][j]] = True
+        if j == seat or revealed[j] or looked[seat, j]:
+            taken[colour[j]] = True
         else:
             seats[m] = j
             m += 1
@@ -46,18 +50,16 @@ def unknown_seats(s, seat, seats, colours, weight):
         j = seats[i]
         for q in range(m):
             c = colours[q]
-            let_go = s["shown_total"][j, c] + s["given"][j, seat, c]
-            weight[i, q] = SHOWN_OWN if let_go > 0 else 1.0
+            weight[i, q] = SHOWN_OWN if shown_total[j, c] + given[j, seat, c] > 0 else 1.0
     return m
 
 
 @kernel
 def _size(used):
-    size = 0
-    while used:
-        size += used & 1
-        used >>= 1
-    return size
+    """How many colours are in the subset ``used`` (at most 10 bits)."""
+    used = used - ((used >> 1) & 0x155)
+    used = (used & 0x333) + ((used >> 2) & 0x333)
+    return (used + (used >> 4) + (used >> 8)) & 0xF
 
 
 @kernel
@@ -75,48 +77,31 @@ def deals_after(weight, m, cols, ways):
 
 
 @kernel
-def colour_odds(weight, m, ways_before, ways_after, odds):
-    """``odds[i, q]``: the chance that seat ``i`` holds colour ``q``, every way counted:
-    the ways to deal the seats before it, times its own weight, times the ways to deal the
-    seats after it, over every way."""
-    full = (1 << m) - 1
-    deals_after(weight, m, m, ways_after)
-    ways_before[0] = 1.0  # ways to give the first |used| seats the colours in `used`
-    for used in range(1, full + 1):
-        seat = _size(used) - 1
-        total = 0.0
-        for q in range(m):
-            if (used >> q) & 1:
-                total += ways_before[used ^ (1 << q)] * weight[seat, q]
-        ways_before[used] = total
-    odds[:m, :m] = 0.0
-    for used in range(full + 1):
-        seat = _size(used)
-        if seat == m:
-            continue
-        for q in range(m):
-            if not (used >> q) & 1:
-                after = ways_after[full ^ used ^ (1 << q)]
-                odds[seat, q] += ways_before[used] * weight[seat, q] * after
-    odds[:m, :m] /= ways_after[full]
+def first_seat_odds(weight, m, cols, ways, odds):
+    """``odds[q]``: the chance that seat ``m - cols``, the first of the seats still unknown,
+    holds colour ``q`` of the ``cols`` colours still free (packed to the front of each row),
+    every way of dealing the rest counted. Returns its likeliest colour."""
+    deals_after(weight, m, cols, ways)
+    full = (1 << cols) - 1
+    first = m - cols
+    best = 0
+    for q in range(cols):
+        odds[q] = weight[first, q] * ways[full ^ (1 << q)] / ways[full]
+        if odds[q] > odds[best]:
+            best = q
+    return best
 
 
 @kernel
-def chance_all_right(weight, m, ways):
+def chance_all_right(weight, m, ways, odds):
     """How often a sabotage now names every unknown seat right, guessing them in order, each
     as its likeliest colour given that the guesses before it were right. ``weight`` is
     changed (each guessed colour is struck out of the rows after it)."""
     chance = 1.0
     for first in range(m):
-        cols = m - first  # the colours still free, packed to the front of each row
-        deals_after(weight, m, cols, ways)
-        full = (1 << cols) - 1
-        best, best_ways = 0, -1.0
-        for q in range(cols):
-            w = weight[first, q] * ways[full ^ (1 << q)]
-            if w > best_ways:
-                best, best_ways = q, w
-        chance *= best_ways / ways[full]
+        cols = m - first
+        best = first_seat_odds(weight, m, cols, ways, odds)
+        chance *= odds[best]
         for i in range(first + 1, m):
             for q in range(best, cols - 1):
                 weight[i, q] = weight[i, q + 1]

@@ -10,7 +10,7 @@ import numpy as np
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
 from .cards import HAND_SIZE
-from .counting import chance_all_right, colour_odds, unknown_seats
+from .counting import chance_all_right, first_seat_odds, unknown_seats
 from .rules import AFTER_VOTE, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, sabotage_target
 from .spec import observation_layout, state_layout
 
@@ -43,7 +43,6 @@ SABOTAGE_TARGET_SHOWN = _OBS.index("sabotage_target_shown")
 SABOTAGE_TARGET_GAVE = _OBS.index("sabotage_target_gave")
 UNCLAIMED_COLOURS = _OBS.index("unclaimed_colours")
 COLOURS_KNOWN = _OBS.index("colours_known")
-COLOUR_ODDS = _OBS.index("colour_odds")
 SABOTAGE_CHANCE = _OBS.index("sabotage_chance")
 SABOTAGE_TARGET_ODDS = _OBS.index("sabotage_target_odds")
 
@@ -108,7 +107,8 @@ def observe(s, seat, out, off, n):
         if s["window"] == AFTER_VOTE:
             out[off[WINDOW_CARDS] + relative(s["vote_target"], seat, n)] = 1.0
     out[off[COLOURS_KNOWN]] = (known - 1) / (n - 1)
-    count_colours(s, seat, out, off, n)
+    if seat == s["impostor"]:
+        count_colours(s, seat, out, off, n)
     if s["phase"] == SABOTAGE_GUESS:
         # The target's rows of shown_total and received_from, repeated where a flat network
         # can read them: it cannot easily look up one seat's row by the sabotage_target one-hot.
@@ -121,29 +121,29 @@ def observe(s, seat, out, off, n):
             out[off[SABOTAGE_TARGET_SHOWN] + c] = shown_total[target, c] * per_round
             if traded:
                 out[off[SABOTAGE_TARGET_GAVE] + c] = given[target, seat, c] * per_round
-        t = relative(target, seat, n)
-        for c in range(n):
-            out[off[SABOTAGE_TARGET_ODDS] + c] = out[off[COLOUR_ODDS] + t * n + c]
 
 
 @kernel
 def count_colours(s, seat, out, off, n):
-    """``colour_odds`` (one-hot where the seat knows), and for the impostor ``sabotage_chance``."""
-    colour = s["colour"]
-    for j in range(n):
-        if knows_colour(s, seat, j):
-            out[off[COLOUR_ODDS] + relative(j, seat, n) * n + colour[j]] = 1.0
-    seats, colours = np.empty(n, np.int64), np.empty(n, np.int64)
-    weight, odds = np.empty((n, n)), np.empty((n, n))
-    ways_before, ways_after = np.empty(1 << n), np.empty(1 << n)
+    """The impostor's ``sabotage_chance``, and in a sabotage ``sabotage_target_odds``: the
+    seats between the impostor and the target are face up (guessed right), so the target is
+    the first unknown seat, or known."""
+    seats_and_colours = np.empty(2 * n, np.int64)  # two allocations, not five
+    seats, colours = seats_and_colours[:n], seats_and_colours[n:]
+    scratch = np.empty(n * n + (1 << n) + n)
+    weight = scratch[: n * n].reshape((n, n))
+    ways = scratch[n * n : n * n + (1 << n)]
+    odds = scratch[n * n + (1 << n) :]
     m = unknown_seats(s, seat, seats, colours, weight)
-    colour_odds(weight, m, ways_before, ways_after, odds)
-    for i in range(m):
-        row = off[COLOUR_ODDS] + relative(seats[i], seat, n) * n
-        for q in range(m):
-            out[row + colours[q]] = odds[i, q]
-    if seat == s["impostor"]:
-        out[off[SABOTAGE_CHANCE]] = chance_all_right(weight, m, ways_after)
+    if s["phase"] == SABOTAGE_GUESS:
+        target = sabotage_target(s)
+        if m > 0 and seats[0] == target:
+            first_seat_odds(weight, m, m, ways, odds)
+            for q in range(m):
+                out[off[SABOTAGE_TARGET_ODDS] + colours[q]] = odds[q]
+        else:
+            out[off[SABOTAGE_TARGET_ODDS] + s["colour"][target]] = 1.0
+    out[off[SABOTAGE_CHANCE]] = chance_all_right(weight, m, ways, odds)
 
 
 _STATE = state_layout({"num_players": 4, "max_rounds": 30})

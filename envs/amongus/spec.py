@@ -80,12 +80,6 @@ def observation_layout(params: dict) -> Layout:
             ),
             Piece("colours_known", (1,), "fraction of the other seats whose colour is known"),
             Piece(
-                "colour_odds",
-                (n, n),
-                "the chance each seat holds each colour, counted from what the observer knows "
-                "(envs/amongus/counting.py): one-hot where it knows",
-            ),
-            Piece(
                 "sabotage_chance",
                 (1,),
                 "the impostor's: how often a sabotage now would guess every colour right, "
@@ -94,7 +88,8 @@ def observation_layout(params: dict) -> Layout:
             Piece(
                 "sabotage_target_odds",
                 (n,),
-                "the seat being guessed's row of colour_odds; zero outside a sabotage",
+                "the impostor's: the chance the seat being guessed holds each colour, counted "
+                "(one-hot if known); zero outside a sabotage and for a crewmate",
             ),
         )
     )

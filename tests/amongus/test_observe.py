@@ -97,27 +97,27 @@ ONE_DEAL_FITS = np.zeros((10, 10), np.int16)
 ONE_DEAL_FITS[0, 3] = ONE_DEAL_FITS[0, 2] = ONE_DEAL_FITS[3, 2] = 1
 
 
-def test_colour_odds_count_that_every_seat_holds_one_colour():
+def test_sabotage_target_odds_count_that_every_seat_holds_one_colour():
+    """Judged alone, seat 2 could be red, green or pink; counted with the others it is green."""
     t = Table(num_players=4, impostor=1).edit(shown_total=ONE_DEAL_FITS)
     t.turn(1, rules.END_OF_TURN)
+    assert not t.observation(1)["sabotage_target_odds"].any()  # no sabotage yet
+    t.act("sabotage")  # seat 2 is guessed first
     seen = t.observation(1)
-    odds = seen["colour_odds"].reshape(4, 4)  # rows: seat 1 itself, then seats 2, 3, 0
-    assert np.allclose(odds, colour_odds(seen, 4))
-    assert np.array_equal(odds[0], [0, 1, 0, 0])  # its own colour, known
-    assert odds[1].argmax() == 2 and odds[1, 2] > 0.85  # seat 2 green, though it showed nothing
-    assert np.allclose(odds.sum(axis=0), 1) and np.allclose(odds.sum(axis=1), 1)
-    # a crewmate counts too: seat 0 knows it is red, and blue is the impostor's colour, held
-    # by one of the seats it cannot see
-    crew = t.observation(0)["colour_odds"].reshape(4, 4)
-    assert np.array_equal(crew[0], [1, 0, 0, 0]) and np.allclose(crew.sum(axis=0), 1)
-    assert crew[3, 2] < crew[1, 2]  # seat 3 showed green; seat 1 did not
+    odds = seen["sabotage_target_odds"]
+    assert np.allclose(odds, colour_odds(seen, 4)[1])  # seat 2 is one clockwise of seat 1
+    assert odds.argmax() == 2 and odds[2] > 0.85 and np.isclose(odds.sum(), 1)
+    assert all(not t.observation(seat)["sabotage_target_odds"].any() for seat in (0, 2, 3))
+    t.act("guess green")  # right: seat 2 turns face up; seat 3 is next, and must be pink
+    seen = t.observation(1)
+    assert np.allclose(seen["sabotage_target_odds"], colour_odds(seen, 4)[2])
+    assert seen["sabotage_target_odds"].argmax() == 3
 
 
-def test_colour_odds_are_one_hot_where_the_seat_knows():
-    t = Table(num_players=4, impostor=1).edit(looked=_looked([(0, 2)])).turn(1, rules.END_OF_TURN)
-    odds = t.observation(0)["colour_odds"].reshape(4, 4)
-    assert np.array_equal(odds[2], [0, 0, 1, 0])  # seat 0 looked at seat 2
-    assert np.allclose(odds[[1, 3]][:, [1, 3]], 0.5)  # blue and pink left for seats 1 and 3
+def test_sabotage_target_odds_are_one_hot_for_a_seat_already_face_up():
+    t = Table(num_players=4, impostor=1).edit(revealed=[0, 0, 1, 0] + [0] * 6)
+    t.turn(1, rules.END_OF_TURN).act("sabotage")  # seat 2, green, is face up
+    assert np.array_equal(t.observation(1)["sabotage_target_odds"], [0, 0, 1, 0])
 
 
 def test_sabotage_chance_is_the_impostors_count_of_every_guess_right():
@@ -127,16 +127,3 @@ def test_sabotage_chance_is_the_impostors_count_of_every_guess_right():
     assert np.isclose(seen["sabotage_chance"][0], sabotage_chance(seen, 4))
     assert 0.8 < seen["sabotage_chance"][0] < 0.9
     assert all(t.observation(seat)["sabotage_chance"][0] == 0 for seat in (0, 2, 3))
-
-
-def test_sabotage_target_odds_repeat_the_targets_row_during_a_sabotage():
-    t = Table(num_players=4, impostor=1).edit(shown_total=ONE_DEAL_FITS)
-    t.turn(1, rules.END_OF_TURN)
-    assert not t.observation(1)["sabotage_target_odds"].any()
-    t.act("sabotage")  # seat 2 is guessed first
-    seen = t.observation(1)
-    assert np.array_equal(seen["sabotage_target_odds"], seen["colour_odds"].reshape(4, 4)[1])
-    t.act("guess green")  # right: seat 2 turns face up; seat 3 is next, and must be pink
-    seen = t.observation(1)
-    assert seen["sabotage_target_odds"].argmax() == 3
-    assert np.array_equal(seen["sabotage_target_odds"], seen["colour_odds"].reshape(4, 4)[2])
