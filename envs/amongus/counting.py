@@ -13,7 +13,8 @@ seat at a time: at most 9 seats, 2^9 subsets).
 The impostor's observation carries what a sabotage needs of them (``observe``): how often one
 now would guess every colour right, and the odds of the seat being guessed. A flat network reads
 a permanent badly, and a sabotage is n - 1 guesses that must all be right. Only the impostor
-guesses, and only its observations pay for the count: at most 10 * 2^9 steps at 10 players.
+guesses, and only its observations pay for the count: with m seats unknown, m counts over at
+most 2^m subsets of colours each (m <= 9).
 """
 
 import numpy as np

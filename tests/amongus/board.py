@@ -6,7 +6,7 @@ import numpy as np
 
 import envs
 from envs.amongus import rules
-from envs.amongus.cards import COLOUR_NAMES
+from envs.amongus.cards import COLOUR_NAMES, MAX_PLAYERS
 
 
 class Table:
@@ -77,3 +77,19 @@ class Table:
 
     def observation(self, seat: int) -> dict:
         return self.vec.observation_layout.split(self.vec.observe(seat)[0])
+
+
+def shown(**colours_by_seat) -> np.ndarray:
+    """A ``shown_total`` board: ``seat0=["pink", "green"]`` means seat 0 showed each once."""
+    total = np.zeros((MAX_PLAYERS, MAX_PLAYERS), np.int8)
+    for seat, names in colours_by_seat.items():
+        for name in names:
+            total[int(seat[-1]), COLOUR_NAMES.index(name)] += 1
+    return total
+
+
+# Seat 1 is the impostor (blue): red, green and pink are left for seats 0, 2 and 3. Seat 0
+# showed pink and green, seat 3 showed green: only one deal fits them all (seat 0 red, seat 3
+# pink), so seat 2 is green, though seat 2 itself showed nothing; each other deal has a seat
+# holding a colour it showed.
+ONE_DEAL_FITS = shown(seat0=["pink", "green"], seat3=["green"])

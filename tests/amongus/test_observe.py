@@ -7,7 +7,7 @@ import numpy as np
 
 from envs.amongus import rules
 
-from .board import Table
+from .board import ONE_DEAL_FITS, Table
 from .counted_by_hand import colour_odds, sabotage_chance
 
 
@@ -88,13 +88,6 @@ def test_unclaimed_colours_are_those_neither_the_impostors_nor_of_a_known_seat()
     t.act("guess green")  # right: green turns face up, and everyone knows it
     assert np.array_equal(t.observation(1)["unclaimed_colours"], [1, 0, 0, 1])
     assert np.array_equal(t.observation(3)["unclaimed_colours"], [1, 0, 0, 0])
-
-
-# Seat 0 showed pink and green, seat 3 showed green: of the deals of red, green and pink to
-# seats 0, 2 and 3 that the impostor (seat 1) cannot see, one fits everything (seat 0 red,
-# seat 2 green, seat 3 pink); each other deal has a seat holding a colour it showed.
-ONE_DEAL_FITS = np.zeros((10, 10), np.int16)
-ONE_DEAL_FITS[0, 3] = ONE_DEAL_FITS[0, 2] = ONE_DEAL_FITS[3, 2] = 1
 
 
 def test_sabotage_target_odds_count_that_every_seat_holds_one_colour():

@@ -4,15 +4,13 @@ impostor's use of sabotage windows and its counting.
 Seat i holds colour i (red, blue, green, pink, orange).
 """
 
-import numpy as np
 import pytest
 
 import envs
 from agents import make_policy
 from envs.amongus import rules
-from envs.amongus.cards import COLOUR_NAMES, MAX_PLAYERS
 
-from .board import Table
+from .board import ONE_DEAL_FITS, Table, shown
 
 
 def plays(t: Table, name: str) -> str:
@@ -87,21 +85,6 @@ def test_balance_table_pits_three_crews_against_the_heuristic_impostor():
     assert format_balance(result).count("\n") == 7
 
 
-def _shown(**colours_by_seat) -> np.ndarray:
-    """A ``shown_total`` board: ``seat0=["pink", "green"]`` means seat 0 showed each once."""
-    shown = np.zeros((MAX_PLAYERS, MAX_PLAYERS), np.int8)
-    for seat, names in colours_by_seat.items():
-        for name in names:
-            shown[int(seat[-1]), COLOUR_NAMES.index(name)] += 1
-    return shown
-
-
-# Seat 1 is the impostor (blue): red, green and pink are left for seats 0, 2 and 3. Seat 0
-# showed pink and green, seat 3 showed green: only one deal fits them all (seat 0 red, seat 3
-# pink), so seat 2 is green, though seat 2 itself showed nothing.
-ONE_DEAL_FITS = _shown(seat0=["pink", "green"], seat3=["green"])
-
-
 def test_heuristic_impostor_guesses_the_colour_no_other_seat_can_hold():
     t = Table(num_players=4, impostor=1).edit(shown_total=ONE_DEAL_FITS)
     t.turn(1, rules.END_OF_TURN).act("sabotage")  # guesses run clockwise: seat 2 first
@@ -116,6 +99,6 @@ def test_heuristic_impostor_sabotages_once_its_guesses_would_be_right_nine_times
     times in 100."""
     t = Table(num_players=4, impostor=1).edit(shown_total=ONE_DEAL_FITS)
     assert plays(t.turn(1, rules.END_OF_TURN), "heuristic") == "end turn"  # 83 in 100
-    surer = _shown(seat0=["pink", "green"], seat3=["green", "red"], seat2=["pink"])
+    surer = shown(seat0=["pink", "green"], seat3=["green", "red"], seat2=["pink"])
     t = Table(num_players=4, impostor=1).edit(shown_total=surer)
     assert plays(t.turn(1, rules.END_OF_TURN), "heuristic") == "sabotage"
