@@ -13,8 +13,8 @@ seat at a time: at most 9 seats, 2^9 subsets).
 The impostor's observation carries what a sabotage needs of them (``observe``): how often one
 now would guess every colour right, and the odds of the seat being guessed. A flat network reads
 a permanent badly, and a sabotage is n - 1 guesses that must all be right. Only the impostor
-guesses, and only its observations pay for the count: with m seats unknown, m counts over at
-most 2^m subsets of colours each (m <= 9).
+guesses, and only its observations pay for the count: with m seats unknown, one count over the
+2^m subsets of colours (m <= 9).
 """
 
 import numpy as np
@@ -64,46 +64,35 @@ def _size(used):
 
 
 @kernel
-def deals_after(weight, m, cols, ways):
+def deals_after(weight, m, ways):
     """``ways[used]``: the weighted count of ways to give the last ``|used|`` of seats
-    ``0 .. m - 1`` one colour each from the subset ``used`` of colours ``0 .. cols - 1``."""
+    ``0 .. m - 1`` one colour each from the subset ``used`` of colours ``0 .. m - 1``."""
     ways[0] = 1.0
-    for used in range(1, 1 << cols):
+    for used in range(1, 1 << m):
         seat = m - _size(used)
         total = 0.0
-        for q in range(cols):
+        for q in range(m):
             if (used >> q) & 1:
                 total += weight[seat, q] * ways[used ^ (1 << q)]
         ways[used] = total
 
 
 @kernel
-def first_seat_odds(weight, m, cols, ways, odds):
-    """``odds[q]``: the chance that seat ``m - cols``, the first of the seats still unknown,
-    holds colour ``q`` of the ``cols`` colours still free (packed to the front of each row),
-    every way of dealing the rest counted. Returns its likeliest colour."""
-    deals_after(weight, m, cols, ways)
-    full = (1 << cols) - 1
-    first = m - cols
-    best = 0
-    for q in range(cols):
-        odds[q] = weight[first, q] * ways[full ^ (1 << q)] / ways[full]
-        if odds[q] > odds[best]:
-            best = q
-    return best
-
-
-@kernel
-def chance_all_right(weight, m, ways, odds):
+def chance_all_right(weight, m, ways):
     """How often a sabotage now names every unknown seat right, guessing them in order, each
-    as its likeliest colour given that the guesses before it were right. ``weight`` is
-    changed (each guessed colour is struck out of the rows after it)."""
+    as its likeliest colour given that the guesses before it were right. ``ways`` must hold
+    ``deals_after(weight, m, ways)``: with the colours ``left`` after some right guesses,
+    ``ways[left]`` counts the deals of exactly the seats still to guess, so one table serves
+    every guess."""
+    left = (1 << m) - 1
     chance = 1.0
     for first in range(m):
-        cols = m - first
-        best = first_seat_odds(weight, m, cols, ways, odds)
-        chance *= odds[best]
-        for i in range(first + 1, m):
-            for q in range(best, cols - 1):
-                weight[i, q] = weight[i, q + 1]
+        best, best_ways = 0, -1.0
+        for q in range(m):
+            if (left >> q) & 1:
+                w = weight[first, q] * ways[left ^ (1 << q)]
+                if w > best_ways:
+                    best, best_ways = q, w
+        chance *= best_ways / ways[left]
+        left ^= 1 << best
     return chance

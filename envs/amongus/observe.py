@@ -10,7 +10,7 @@ import numpy as np
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
 from .cards import HAND_SIZE
-from .counting import chance_all_right, first_seat_odds, unknown_seats
+from .counting import chance_all_right, deals_after, unknown_seats
 from .rules import AFTER_VOTE, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, sabotage_target
 from .spec import observation_layout, state_layout
 
@@ -128,22 +128,23 @@ def count_colours(s, seat, out, off, n):
     """The impostor's ``sabotage_chance``, and in a sabotage ``sabotage_target_odds``: the
     seats between the impostor and the target are face up (guessed right), so the target is
     the first unknown seat, or known."""
-    seats_and_colours = np.empty(2 * n, np.int64)  # two allocations, not five
+    seats_and_colours = np.empty(2 * n, np.int64)  # two allocations, not four
     seats, colours = seats_and_colours[:n], seats_and_colours[n:]
-    scratch = np.empty(n * n + (1 << n) + n)
+    scratch = np.empty(n * n + (1 << n))
     weight = scratch[: n * n].reshape((n, n))
-    ways = scratch[n * n : n * n + (1 << n)]
-    odds = scratch[n * n + (1 << n) :]
+    ways = scratch[n * n :]
     m = unknown_seats(s, seat, seats, colours, weight)
+    deals_after(weight, m, ways)
     if s["phase"] == SABOTAGE_GUESS:
         target = sabotage_target(s)
         if m > 0 and seats[0] == target:
-            first_seat_odds(weight, m, m, ways, odds)
+            full = (1 << m) - 1
             for q in range(m):
-                out[off[SABOTAGE_TARGET_ODDS] + colours[q]] = odds[q]
+                chance = weight[0, q] * ways[full ^ (1 << q)] / ways[full]
+                out[off[SABOTAGE_TARGET_ODDS] + colours[q]] = chance
         else:
             out[off[SABOTAGE_TARGET_ODDS] + s["colour"][target]] = 1.0
-    out[off[SABOTAGE_CHANCE]] = chance_all_right(weight, m, ways, odds)
+    out[off[SABOTAGE_CHANCE]] = chance_all_right(weight, m, ways)
 
 
 _STATE = state_layout({"num_players": 4, "max_rounds": 30})
