@@ -139,9 +139,9 @@ def count_colours(s, seat, out, off, n):
         target = sabotage_target(s)
         if m > 0 and seats[0] == target:
             full = (1 << m) - 1
-            for q in range(m):
-                chance = weight[0, q] * ways[full ^ (1 << q)] / ways[full]
-                out[off[SABOTAGE_TARGET_ODDS] + colours[q]] = chance
+            for q in range(m):  # the target holds colour q, the seats after it the rest
+                odds = weight[0, q] * ways[full ^ (1 << q)] / ways[full]
+                out[off[SABOTAGE_TARGET_ODDS] + colours[q]] = odds
         else:
             out[off[SABOTAGE_TARGET_ODDS] + s["colour"][target]] = 1.0
     out[off[SABOTAGE_CHANCE]] = chance_all_right(weight, m, ways)
