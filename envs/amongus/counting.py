@@ -78,6 +78,15 @@ def deals_after(weight, m, ways):
 
 
 @kernel
+def first_seat_odds(weight, m, ways, q):
+    """The odds of seat 0 holding colour ``q``: the weighted deals with it there and the seats
+    after it holding the rest, over all deals. ``ways`` must hold ``deals_after(weight, m,
+    ways)``."""
+    full = (1 << m) - 1
+    return weight[0, q] * ways[full ^ (1 << q)] / ways[full]
+
+
+@kernel
 def chance_all_right(weight, m, ways):
     """How often a sabotage now names every unknown seat right, guessing them in order, each
     as its likeliest colour given that the guesses before it were right. ``ways`` must hold

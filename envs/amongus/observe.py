@@ -10,7 +10,7 @@ import numpy as np
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
 from .cards import HAND_SIZE
-from .counting import chance_all_right, deals_after, unknown_seats
+from .counting import chance_all_right, deals_after, first_seat_odds, unknown_seats
 from .rules import AFTER_VOTE, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, sabotage_target
 from .spec import observation_layout, state_layout
 
@@ -138,10 +138,8 @@ def count_colours(s, seat, out, off, n):
     if s["phase"] == SABOTAGE_GUESS:
         target = sabotage_target(s)
         if m > 0 and seats[0] == target:
-            full = (1 << m) - 1
-            for q in range(m):  # the target holds colour q, the seats after it the rest
-                odds = weight[0, q] * ways[full ^ (1 << q)] / ways[full]
-                out[off[SABOTAGE_TARGET_ODDS] + colours[q]] = odds
+            for q in range(m):
+                out[off[SABOTAGE_TARGET_ODDS] + colours[q]] = first_seat_odds(weight, m, ways, q)
         else:
             out[off[SABOTAGE_TARGET_ODDS] + s["colour"][target]] = 1.0
     out[off[SABOTAGE_CHANCE]] = chance_all_right(weight, m, ways)
