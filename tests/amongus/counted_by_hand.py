@@ -13,12 +13,15 @@ def deals(o: dict, n: int) -> tuple[list[int], list[tuple[tuple[int, ...], float
     them the colours left, with its weight."""
     known = o["known_colour"].reshape(n, n)
     let_go = (o["shown_total"] + o["received_from"]).reshape(n, n) > 0
+    impostor_colour = int(o["impostor_colour"].argmax())
     seats = [r for r in range(n) if not known[r].any()]
     left = [c for c in range(n) if not known[:, c].any()]
     ways = []
     for deal in permutations(left):
         weight = 1.0
         for r, c in zip(seats, deal):
+            if c == impostor_colour and o["not_impostor"][r]:
+                weight = 0.0  # a look cleared it
             weight *= SHOWN_OWN if let_go[r, c] else 1.0
         ways.append((deal, weight))
     return seats, ways
@@ -32,6 +35,11 @@ def colour_odds(o: dict, n: int) -> np.ndarray:
         for r, c in zip(seats, deal):
             odds[r, c] += w / total
     return odds
+
+
+def impostor_odds(o: dict, n: int) -> np.ndarray:
+    """How likely each seat is the impostor: the odds of holding its colour."""
+    return colour_odds(o, n)[:, int(o["impostor_colour"].argmax())]
 
 
 def sabotage_chance(o: dict, n: int) -> float:
