@@ -15,8 +15,8 @@ It counts as a careful player does, reading the odds the observation carries
 hold is not this one's, and each guess is the colour most likely once every way of dealing the
 rest is counted. Judging each seat alone by the colours it showed (as this player did before
 2026-12-01) left it at 0.59 against the heuristic crew at 6 players where counting wins 0.78.
-The crew counts the same way, from its own view: the seats it cannot see hold the colours
-left, the impostor's among them. Before it did (until 2026-12-01), it looked at the seat that
+The crew counts the same way, from its own view (``impostor_odds``): the seats it cannot see
+hold the colours left, the impostor's among them. Before it did (until 2026-12-01), it looked at the seat that
 showed the impostor's colour most, which the impostor never does, and random crews beat it:
 at 6 players it won 23% against the heuristic impostor, the counting crew 81%.
 """
@@ -26,10 +26,10 @@ from __future__ import annotations
 import numpy as np
 
 from envs.amongus import actions as A
-from envs.amongus.counting import SHOWN_OWN, deals_after, first_seat_odds
 from envs.amongus.observe import (
     HAND,
     IMPOSTOR_COLOUR,
+    IMPOSTOR_ODDS,
     IS_IMPOSTOR,
     KNOWN_COLOUR,
     NOT_IMPOSTOR,
@@ -129,54 +129,6 @@ VOTE_SURE = 0.7
 
 
 @kernel
-def _impostor_odds(known, shown_total, received, not_impostor, imp, n, odds):
-    """How likely each other seat is the impostor, counted as the impostor counts colours
-    (``counting``): the seats whose colour this crewmate does not know hold the colours left,
-    the impostor's among them, and a seat that showed or gave a colour is ``SHOWN_OWN`` times
-    as likely to hold it. A seat a look cleared cannot hold the impostor's colour."""
-    seats = np.empty(n, np.int64)
-    colours = np.empty(n, np.int64)
-    taken = np.zeros(n, np.bool_)
-    m = 0
-    for r in range(n):
-        c = _known_colour(known, r, n)
-        odds[r] = 1.0 if c == imp else 0.0
-        if c >= 0:
-            taken[c] = True
-        else:
-            seats[m] = r
-            m += 1
-    if taken[imp]:
-        return
-    k, imp_q = 0, 0
-    for c in range(n):
-        if not taken[c]:
-            if c == imp:
-                imp_q = k
-            colours[k] = c
-            k += 1
-    weight = np.empty((m, m))
-    ways = np.empty(1 << m)
-    for i in range(m):
-        r = seats[i]
-        for q in range(m):
-            c = colours[q]
-            if c == imp and not_impostor[r] > 0.5:
-                weight[i, q] = 0.0
-            elif shown_total[r * n + c] + received[r * n + c] > 0:
-                weight[i, q] = SHOWN_OWN
-            else:
-                weight[i, q] = 1.0
-    for i in range(m):  # each seat in turn dealt first
-        for q in range(m):
-            weight[0, q], weight[i, q] = weight[i, q], weight[0, q]
-        deals_after(weight, m, ways)
-        odds[seats[i]] = first_seat_odds(weight, m, ways, imp_q)
-        for q in range(m):
-            weight[0, q], weight[i, q] = weight[i, q], weight[0, q]
-
-
-@kernel
 def _cornered(revealed, not_impostor, voted, n):
     """Whether the crew can name the impostor (the observer) for sure: every other seat is face
     up or publicly cleared, or all but one, who then knows, holding its vote as everyone face
@@ -260,11 +212,10 @@ def decide(obs, mask, off, n):
         r = _likely_holder(known, shown_total, received, A.OFFER + c * A.O, mask, c, imp, n)
         return A.OFFER + c * A.O + r - 1 if r > 0 else A.NO_TRADE
     if phase == END_OF_TURN:
-        odds = np.empty(n)
-        _impostor_odds(known, shown_total, received, not_impostor, imp, n, odds)
+        odds = obs[off[IMPOSTOR_ODDS] : off[IMPOSTOR_ODDS] + n]
         top, top_odds = -1, 0.0
         for r in range(1, n):
-            if odds[r] > top_odds:
+            if odds[r] > top_odds + 1e-6:  # a tie goes to the first clockwise
                 top, top_odds = r, odds[r]
         if top > 0 and mask[A.CLEAR + top - 1]:
             return A.CLEAR + top - 1

@@ -11,7 +11,8 @@ holding ``c``, over the count of all ways (a matrix permanent, summed over subse
 seat at a time: at most 9 seats, 2^9 subsets).
 
 The impostor's observation carries what a sabotage needs of them (``observe``): how often one
-now would guess every colour right, and the odds of the seat being guessed. A flat network reads
+now would guess every colour right, and the odds of the seat being guessed. A crewmate's, at
+its end of turn, where it may vote or look, carries how likely each seat is the impostor. A flat network reads
 a permanent badly, and a sabotage is n - 1 guesses that must all be right. Only the impostor
 guesses, and only its observations pay for the count: with m seats unknown, one count over the
 2^m subsets of colours (m <= 9).
@@ -29,7 +30,8 @@ def unknown_seats(s, seat, seats, colours, weight):
     """Fill ``seats`` (clockwise from ``seat``, the order of a sabotage's guesses) with the
     seats whose colour ``seat`` does not know, ``colours`` with the colours that none of the
     seats it knows holds, and ``weight[i, q]``: how likely ``seats[i]`` holds ``colours[q]``
-    before counting. Returns how many (as many seats as colours)."""
+    before counting (not at all for the impostor's colour once a look cleared the seat).
+    Returns how many (as many seats as colours)."""
     n = s["num_players"]
     colour, revealed, looked = s["colour"], s["revealed"], s["looked"]
     shown_total, given = s["shown_total"], s["given"]
@@ -51,7 +53,10 @@ def unknown_seats(s, seat, seats, colours, weight):
         j = seats[i]
         for q in range(m):
             c = colours[q]
-            weight[i, q] = SHOWN_OWN if shown_total[j, c] + given[j, seat, c] > 0 else 1.0
+            if c == s["impostor_colour"] and s["not_impostor"][j]:
+                weight[i, q] = 0.0  # a look cleared it
+            else:
+                weight[i, q] = SHOWN_OWN if shown_total[j, c] + given[j, seat, c] > 0 else 1.0
     return m
 
 
@@ -84,6 +89,31 @@ def first_seat_odds(weight, m, ways, q):
     ways)``."""
     full = (1 << m) - 1
     return weight[0, q] * ways[full ^ (1 << q)] / ways[full]
+
+
+@kernel
+def holder_odds(weight, m, q, ways, before, odds):
+    """``odds[i]``: how likely seat ``i`` holds colour ``q``, for every seat at once: the deals
+    in which the seats before it hold some colours, it holds ``q`` and the seats after it the
+    rest, over all deals. ``ways`` must hold ``deals_after(weight, m, ways)``; ``before[used]``
+    is filled with the deals of the first ``|used|`` seats from the colours ``used``."""
+    full, bit = (1 << m) - 1, 1 << q
+    before[0] = 1.0
+    for used in range(1, 1 << m):
+        seat = _size(used) - 1
+        total = 0.0
+        for c in range(m):
+            if (used >> c) & 1:
+                total += weight[seat, c] * before[used ^ (1 << c)]
+        before[used] = total
+    for i in range(m):
+        odds[i] = 0.0
+    for used in range(1 << m):
+        if not used & bit:
+            i = _size(used)
+            odds[i] += before[used] * weight[i, q] * ways[full ^ used ^ bit]
+    for i in range(m):
+        odds[i] /= ways[full]
 
 
 @kernel

@@ -10,8 +10,10 @@ import numpy as np
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
 from .cards import HAND_SIZE
-from .counting import chance_all_right, deals_after, first_seat_odds, unknown_seats
-from .rules import AFTER_VOTE, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, sabotage_target
+from .counting import chance_all_right, deals_after, first_seat_odds, holder_odds, unknown_seats
+from .rules import (
+    AFTER_VOTE, END_OF_TURN, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, sabotage_target,
+)
 from .spec import observation_layout, state_layout
 
 _OBS = observation_layout({"num_players": 4, "max_rounds": 30})
@@ -45,6 +47,7 @@ UNCLAIMED_COLOURS = _OBS.index("unclaimed_colours")
 COLOURS_KNOWN = _OBS.index("colours_known")
 SABOTAGE_CHANCE = _OBS.index("sabotage_chance")
 SABOTAGE_TARGET_ODDS = _OBS.index("sabotage_target_odds")
+IMPOSTOR_ODDS = _OBS.index("impostor_odds")
 
 
 @kernel
@@ -109,6 +112,8 @@ def observe(s, seat, out, off, n):
     out[off[COLOURS_KNOWN]] = (known - 1) / (n - 1)
     if seat == s["impostor"]:
         count_colours(s, seat, out, off, n)
+    elif s["phase"] == END_OF_TURN and s["current_seat"] == seat:
+        count_impostor(s, seat, out, off, n)
     if s["phase"] == SABOTAGE_GUESS:
         # The target's rows of shown_total and received_from, repeated where a flat network
         # can read them: it cannot easily look up one seat's row by the sabotage_target one-hot.
@@ -143,6 +148,32 @@ def count_colours(s, seat, out, off, n):
         else:
             out[off[SABOTAGE_TARGET_ODDS] + s["colour"][target]] = 1.0
     out[off[SABOTAGE_CHANCE]] = chance_all_right(weight, m, ways)
+
+
+@kernel
+def count_impostor(s, seat, out, off, n):
+    """A crewmate's ``impostor_odds``, at its end of turn: a look or a vote is where it acts on
+    them, and counting at every decision would cost every crew step a count."""
+    imp = s["impostor_colour"]
+    for j in range(n):
+        if knows_colour(s, seat, j) and s["colour"][j] == imp:  # not while the game goes on
+            out[off[IMPOSTOR_ODDS] + relative(j, seat, n)] = 1.0
+            return
+    seats_and_colours = np.empty(2 * n, np.int64)
+    seats, colours = seats_and_colours[:n], seats_and_colours[n:]
+    scratch = np.empty(n * n + 2 * (1 << n) + n)
+    weight = scratch[: n * n].reshape((n, n))
+    ways = scratch[n * n : n * n + (1 << n)]
+    before = scratch[n * n + (1 << n) : n * n + 2 * (1 << n)]
+    odds = scratch[n * n + 2 * (1 << n) :]
+    m = unknown_seats(s, seat, seats, colours, weight)
+    q = 0
+    while colours[q] != imp:
+        q += 1
+    deals_after(weight, m, ways)
+    holder_odds(weight, m, q, ways, before, odds)
+    for i in range(m):
+        out[off[IMPOSTOR_ODDS] + relative(seats[i], seat, n)] = odds[i]
 
 
 _STATE = state_layout({"num_players": 4, "max_rounds": 30})

@@ -91,6 +91,12 @@ def observation_layout(params: dict) -> Layout:
                 "the impostor's: the chance the seat being guessed holds each colour, counted "
                 "(one-hot if known); zero outside a sabotage and for a crewmate",
             ),
+            Piece(
+                "impostor_odds",
+                (n,),
+                "a crewmate's, at its own end of turn: the chance each seat is the impostor, "
+                "counted (one-hot if known); zero at other decisions and for the impostor",
+            ),
         )
     )
 
@@ -129,7 +135,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="amongus",
-    version=4,
+    version=5,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,

@@ -7,8 +7,8 @@ import numpy as np
 
 from envs.amongus import rules
 
-from .board import ONE_DEAL_FITS, Table
-from .counted_by_hand import colour_odds, sabotage_chance
+from .board import ONE_DEAL_FITS, SEAT_3_SHOWED_THE_OTHERS, SEATS_1_AND_3_ALIKE, Table
+from .counted_by_hand import colour_odds, impostor_odds, sabotage_chance
 
 
 def _looked(pairs):
@@ -120,3 +120,21 @@ def test_sabotage_chance_is_the_impostors_count_of_every_guess_right():
     assert np.isclose(seen["sabotage_chance"][0], sabotage_chance(seen, 4))
     assert 0.8 < seen["sabotage_chance"][0] < 0.9
     assert all(t.observation(seat)["sabotage_chance"][0] == 0 for seat in (0, 2, 3))
+
+
+def test_impostor_odds_are_a_crewmates_count_at_its_end_of_turn():
+    """Seat 3 showed every colour left but pink, the impostor's: it is the impostor 905 times
+    in 1000. Only the crewmate deciding its end of turn counts; a look clears a seat of it."""
+    t = Table(num_players=4, impostor=3).edit(shown_total=SEAT_3_SHOWED_THE_OTHERS)
+    t.turn(0, rules.TRADE)
+    assert not t.observation(0)["impostor_odds"].any()  # not yet its end of turn
+    t.act("no trade")
+    seen = t.observation(0)
+    assert np.allclose(seen["impostor_odds"], impostor_odds(seen, 4))
+    assert np.allclose(seen["impostor_odds"], [0, 0.048, 0.047, 0.905], atol=1e-3)
+    assert all(not t.observation(seat)["impostor_odds"].any() for seat in (1, 2, 3))
+    t = Table(num_players=4, impostor=3).edit(shown_total=SEATS_1_AND_3_ALIKE)
+    t.edit(not_impostor=[0, 1] + [0] * 8).turn(0, rules.END_OF_TURN)  # someone looked at seat 1
+    seen = t.observation(0)
+    assert np.allclose(seen["impostor_odds"], impostor_odds(seen, 4))
+    assert seen["impostor_odds"][1] == 0 and seen["impostor_odds"][3] > 0.9

@@ -5,16 +5,13 @@ impostor is.
 Seat i holds colour i (red, blue, green, pink, orange).
 """
 
-import numpy as np
 import pytest
 
 import envs
 from agents import make_policy
-from agents.amongus_heuristic import AmongUsHeuristic, _impostor_odds
 from envs.amongus import rules
 
-from .board import ONE_DEAL_FITS, Table, shown
-from .counted_by_hand import impostor_odds
+from .board import ONE_DEAL_FITS, SEAT_3_SHOWED_THE_OTHERS, SEATS_1_AND_3_ALIKE, Table, shown
 
 
 def plays(t: Table, name: str) -> str:
@@ -108,12 +105,6 @@ def test_heuristic_impostor_sabotages_once_its_guesses_would_be_right_nine_times
     assert plays(t.turn(1, rules.END_OF_TURN), "heuristic") == "sabotage"
 
 
-# Seat 3 is the impostor (pink). Seat 1 showed green, seat 2 blue, seat 3 blue and green: of the
-# deals of blue, green and pink to seats 1-3, the one that fits every show has seat 3 pink, and
-# seat 3 is the impostor 905 times in 1000.
-SEAT_3_SHOWED_THE_OTHERS = shown(seat1=["green"], seat2=["blue"], seat3=["blue", "green"])
-# Seat 3 showed only green: seats 1 and 3 are each the impostor 476 times in 1000.
-SEATS_1_AND_3_ALIKE = shown(seat1=["green"], seat2=["blue"], seat3=["green"])
 
 
 def test_heuristic_crew_looks_at_the_seat_most_likely_to_be_the_impostor():
@@ -130,23 +121,6 @@ def test_heuristic_crew_votes_once_the_impostor_is_seven_times_in_ten():
 
     assert crewmate_plays(SEAT_3_SHOWED_THE_OTHERS) == "vote +3"
     assert crewmate_plays(SEATS_1_AND_3_ALIKE) == "end turn"
-    assert crewmate_plays(SEATS_1_AND_3_ALIKE, round=30) == "vote +1"  # the last round: a tie goes clockwise
+    last_round = crewmate_plays(SEATS_1_AND_3_ALIKE, round=30)
+    assert last_round == "vote +1"  # a tie goes to the first clockwise
 
-
-@pytest.mark.parametrize("num_players", [4, 6])
-def test_heuristic_crew_counts_who_is_the_impostor_as_listing_every_deal_does(num_players):
-    vec = envs.make_vec("amongus", 16, seed=num_players, num_players=num_players)
-    layout = vec.spec.observation_layout(vec.params)
-    player, n, counted = AmongUsHeuristic(vec.spec, vec.params), num_players, 0
-    odds = np.empty(n)
-    while counted < 300:
-        for b in range(vec.num_envs):
-            o = layout.split(vec.observation[b])
-            if o["is_impostor"][0] or not o["phase"][rules.END_OF_TURN]:
-                continue
-            imp = int(o["impostor_colour"].argmax())
-            seen = [o[k].ravel() for k in ("known_colour", "shown_total", "received_from")]
-            _impostor_odds(*seen, o["not_impostor"], imp, n, odds)
-            assert np.allclose(odds, impostor_odds(o, n), atol=1e-5)
-            counted += 1
-        vec.step(player.act(vec.observation, vec.action_mask))

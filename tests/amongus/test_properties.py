@@ -84,10 +84,10 @@ def test_masks_are_the_legal_actions_and_cards_are_conserved(num_players, policy
 
 @pytest.mark.parametrize("num_players", [4, 6, 10])
 def test_derived_pieces_repeat_what_the_seat_already_sees(num_players):
-    """Version 3's and 4's pieces add no information: at every decision of heuristic games
+    """Version 3's, 4's and 5's pieces add no information: at every decision of heuristic games
     (which sabotage), each is its definition over the other pieces of the same observation.
-    The impostor's odds are counted again by listing every deal (``counted_by_hand``) in the
-    first games of the batch, up to 6 players."""
+    The impostor's odds, and the crew's of who the impostor is, are counted again by listing
+    every deal (``counted_by_hand``) in the first games of the batch, up to 6 players."""
     vec = envs.make_vec("amongus", 128, seed=num_players, num_players=num_players)
     layout = vec.spec.observation_layout(vec.params)
     player = AmongUsHeuristic(vec.spec, vec.params)
@@ -104,6 +104,13 @@ def test_derived_pieces_repeat_what_the_seat_already_sees(num_players):
             by_hand = n <= 6 and b < 8 and impostor
             if by_hand:
                 assert np.isclose(chance, counted_by_hand.sabotage_chance(o, n), atol=1e-5)
+            crew_odds = o["impostor_odds"]
+            if not impostor and o["phase"][rules.END_OF_TURN]:
+                assert np.isclose(crew_odds.sum(), 1, atol=1e-5) and crew_odds[0] == 0
+                if n <= 6 and b < 8:
+                    assert np.allclose(crew_odds, counted_by_hand.impostor_odds(o, n), atol=1e-5)
+            else:
+                assert not crew_odds.any()
             if o["phase"][rules.SABOTAGE_GUESS]:
                 guesses += 1
                 target = int(o["sabotage_target"].argmax())

@@ -21,8 +21,7 @@ def table_of(db, policies, games, **kw):
 
 def test_the_heuristic_ranks_above_random_where_it_plays_better_in_both_roles(tmp_path):
     # The Menace at 5 seats: a random crew loses every game, and the heuristic crew beats the
-    # heuristic menace less often than the random one (docs/evaluation.md). (Among Us no
-    # longer serves: random crews beat the heuristic crew since its impostor counts.)
+    # heuristic menace less often than the random one (docs/evaluation.md).
     table = run_tournament("menace", ["random", "heuristic"], 150, db=tmp_path / "r.sqlite",
                            num_players=5, **SMALL)
     order = [s.label for s in table.standings]
