@@ -16,9 +16,9 @@ hold is not this one's, and each guess is the colour most likely once every way 
 rest is counted. Judging each seat alone by the colours it showed (as this player did before
 2026-12-01) left it at 0.59 against the heuristic crew at 6 players where counting wins 0.78.
 The crew counts the same way, from its own view (``impostor_odds``): the seats it cannot see
-hold the colours left, the impostor's among them. Before it did (until 2026-12-01), it looked at the seat that
-showed the impostor's colour most, which the impostor never does, and random crews beat it:
-at 6 players it won 23% against the heuristic impostor, the counting crew 81%.
+hold the colours left, the impostor's among them. Until 2026-12-01 it looked at the seat that
+had shown the impostor's colour most, which the impostor never does, and random crews beat
+it: at 6 players it won 23% against the heuristic impostor, the counting crew 81%.
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ seat at a time: at most 9 seats, 2^9 subsets).
 
 The impostor's observation carries what a sabotage needs of them (``observe``): how often one
 now would guess every colour right, and the odds of the seat being guessed. A crewmate's, at
-its end of turn, where it may vote or look, carries how likely each seat is the impostor. A flat network reads
-a permanent badly, and a sabotage is n - 1 guesses that must all be right. Only the impostor
-guesses, and only its observations pay for the count: with m seats unknown, one count over the
+its end of turn, where it may vote or look, carries how likely each seat is the impostor. A
+flat network reads a permanent badly, and a sabotage is n - 1 guesses that must all be right.
+Only those observations pay for the count: with m seats unknown, one or two tables over the
 2^m subsets of colours (m <= 9).
 """
 
