@@ -105,8 +105,6 @@ def test_heuristic_impostor_sabotages_once_its_guesses_would_be_right_nine_times
     assert plays(t.turn(1, rules.END_OF_TURN), "heuristic") == "sabotage"
 
 
-
-
 def test_heuristic_crew_looks_at_the_seat_most_likely_to_be_the_impostor():
     t = Table(num_players=4, impostor=3).edit(shown_total=SEAT_3_SHOWED_THE_OTHERS)
     t.hands({"red": 5}, {"blue": 5}, {"green": 5}, {"pink": 5}).turn(0, rules.END_OF_TURN)
@@ -123,4 +121,3 @@ def test_heuristic_crew_votes_once_the_impostor_is_seven_times_in_ten():
     assert crewmate_plays(SEATS_1_AND_3_ALIKE) == "end turn"
     last_round = crewmate_plays(SEATS_1_AND_3_ALIKE, round=30)
     assert last_round == "vote +1"  # a tie goes to the first clockwise
-
