@@ -32,9 +32,17 @@ from envs.amongus.rules import END_OF_TURN, SABOTAGE_WINDOW, TRADE
 from envs.amongus.spec import NUM_PHASES
 from envs.core.jit import kernel, njit
 
-from .amongus_heuristic import _suspects
+from .amongus_heuristic import _known_colour
 from .amongus_heuristic import decide as heuristic_decide
 from .policy import ScriptedPolicy
+
+
+@kernel
+def _suspects(known, revealed, not_impostor, imp, n, out):
+    """Seats that may still be the impostor (everything public or private rules out the rest)."""
+    for r in range(1, n):
+        c = _known_colour(known, r, n)
+        out[r] = not (revealed[r] > 0.5 or not_impostor[r] > 0.5 or (c >= 0 and c != imp))
 
 
 @kernel

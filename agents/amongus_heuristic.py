@@ -81,17 +81,6 @@ def _unknown_seats(known, n):
 
 
 @kernel
-def _suspects(known, revealed, not_impostor, imp, n, out):
-    """Seats that may still be the impostor (everything public or private rules out the rest)."""
-    count = 0
-    for r in range(1, n):
-        c = _known_colour(known, r, n)
-        out[r] = not (revealed[r] > 0.5 or not_impostor[r] > 0.5 or (c >= 0 and c != imp))
-        count += out[r]
-    return count
-
-
-@kernel
 def _evidence_against(shown_total, received, r, c, n):
     """Crewmates keep their own colour: each time seat r showed or gave colour c counts against
     r being colour c."""

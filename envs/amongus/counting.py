@@ -49,11 +49,12 @@ def unknown_seats(s, seat, seats, colours, weight):
         if not taken[c]:
             colours[k] = c
             k += 1
+    imp, cleared = s["impostor_colour"], s["not_impostor"]
     for i in range(m):
         j = seats[i]
         for q in range(m):
             c = colours[q]
-            if c == s["impostor_colour"] and s["not_impostor"][j]:
+            if c == imp and cleared[j]:
                 weight[i, q] = 0.0  # a look cleared it
             else:
                 weight[i, q] = SHOWN_OWN if shown_total[j, c] + given[j, seat, c] > 0 else 1.0

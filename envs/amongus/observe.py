@@ -154,11 +154,6 @@ def count_colours(s, seat, out, off, n):
 def count_impostor(s, seat, out, off, n):
     """A crewmate's ``impostor_odds``, at its end of turn: a look or a vote is where it acts on
     them, and counting at every decision would cost every crew step a count."""
-    imp = s["impostor_colour"]
-    for j in range(n):
-        if knows_colour(s, seat, j) and s["colour"][j] == imp:  # not while the game goes on
-            out[off[IMPOSTOR_ODDS] + relative(j, seat, n)] = 1.0
-            return
     seats_and_colours = np.empty(2 * n, np.int64)
     seats, colours = seats_and_colours[:n], seats_and_colours[n:]
     scratch = np.empty(n * n + 2 * (1 << n) + n)
@@ -168,8 +163,10 @@ def count_impostor(s, seat, out, off, n):
     odds = scratch[n * n + 2 * (1 << n) :]
     m = unknown_seats(s, seat, seats, colours, weight)
     q = 0
-    while colours[q] != imp:
+    while q < m and colours[q] != s["impostor_colour"]:
         q += 1
+    if q == m:  # it knows the impostor's card: a vote or a look that found it ended the game
+        return
     deals_after(weight, m, ways)
     holder_odds(weight, m, q, ways, before, odds)
     for i in range(m):

@@ -95,7 +95,7 @@ def observation_layout(params: dict) -> Layout:
                 "impostor_odds",
                 (n,),
                 "a crewmate's, at its own end of turn: the chance each seat is the impostor, "
-                "counted (one-hot if known); zero at other decisions and for the impostor",
+                "counted; zero at other decisions and for the impostor",
             ),
         )
     )
