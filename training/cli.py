@@ -44,6 +44,10 @@ def _team_weight(text: str) -> tuple[str, float]:
     return _team_setting(text, _non_negative, "TEAM=X, e.g. menace=0")
 
 
+def _team_share(text: str) -> tuple[str, float]:
+    return _team_setting(text, _positive, "TEAM=X, e.g. impostor=0.5")
+
+
 def _team_widths(text: str) -> tuple[str, tuple[int, ...]]:
     return _team_setting(text, _widths, "TEAM=WIDTHS, e.g. crew=256,256")
 
@@ -187,6 +191,10 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--team-teacher-final", type=_team_weight, action="append", default=[],
                    metavar="TEAM=X", help="that team's teacher weight from --teacher-until on, "
                    "instead of --teacher-final, e.g. menace=0 (repeatable)")
+    p.add_argument("--team-teacher-until", type=_team_share, action="append", default=[],
+                   metavar="TEAM=X", help="that team's share of the budget over which its "
+                   "teacher term decays, instead of --teacher-until, e.g. impostor=0.5 "
+                   "(repeatable)")
     p.add_argument("--exploiter-share", type=_share, default=d.exploiter_share,
                    help="share of games in which one team is played by its exploiter, a "
                    "second network that learns only to beat the other teams' learners, with no "
@@ -256,6 +264,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         teacher_until=ns.teacher_until,
         teacher_final=ns.teacher_final,
         team_teacher_final=dict(ns.team_teacher_final),
+        team_teacher_until=dict(ns.team_teacher_until),
         exploiter_share=ns.exploiter_share,
         exploiter_reset=ns.exploiter_reset,
         critic_warmup=ns.critic_warmup,

@@ -184,6 +184,11 @@ class Args:
     the references it never meets also stops the other side from finding what beats them: a
     Menace menace freed of it against a fixed trained crew went from the heuristic's 0.56 to
     0.79 against the held-out heuristic crew in 6M steps (docs/training.md)"""
+    team_teacher_until: dict = field(default_factory=dict)
+    """per-team overrides of ``teacher_until`` (``{"impostor": 0.5}``: the impostor's term
+    decays over half the budget while the crew's is gone at ``teacher_until``). In Among Us the
+    crew improves on its teacher only once its term is gone, and ending it at a quarter for
+    both sides left the impostor stalled behind the crew it faces (docs/training.md)"""
     critic_warmup: int = 4
     """updates after the warm start in which only the critic learns (on the imitated actor's
     own games), so PPO's first advantages come from a critic that knows the policy"""
@@ -323,7 +328,7 @@ class Args:
         if fixed_and_widened:
             raise ValueError(f"team_hidden names {fixed_and_widened}, fixed: a fixed team has no "
                              f"network of this run's")
-        for name in ("team_teacher_final", "team_hidden"):
+        for name in ("team_teacher_final", "team_teacher_until", "team_hidden"):
             if not getattr(self, name):
                 continue
             if one_network:
@@ -336,6 +341,10 @@ class Args:
             if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
                 raise ValueError(f"team_teacher_final[{team!r}] must be a finite number "
                                  f">= 0, got {value!r}")
+        for team, value in self.team_teacher_until.items():
+            if not (isinstance(value, (int, float)) and 0.0 < value <= 1.0):
+                raise ValueError(f"team_teacher_until[{team!r}] must be a share of the budget "
+                                 f"in (0, 1], got {value!r}")
         if self.fixed_teams:
             teams = spec.teams
             if free_for_all(spec):
@@ -655,16 +664,17 @@ class Schedule:
 
     learning_rate: float
     ent_coef: float
-    teacher_coef: dict[str, float]  # per network group (its team's ``team_teacher_final``)
+    teacher_coef: dict[str, float]  # per network group (its team's ``team_teacher_*``)
 
     @classmethod
     def at(cls, args: Args, done_fraction: float, teaching: bool, groups: list[str]) -> Schedule:
         lr = args.learning_rate * (1.0 - done_fraction if args.anneal_lr else 1.0)
         ent_coef = args.ent_coef if args.ent_coef_final is None else (
             args.ent_coef + (args.ent_coef_final - args.ent_coef) * done_fraction)
-        decay = max(0.0, 1.0 - done_fraction / args.teacher_until)
         teacher_coef = {}
         for g in groups:
+            until = args.team_teacher_until.get(g, args.teacher_until)
+            decay = max(0.0, 1.0 - done_fraction / until)
             final = args.team_teacher_final.get(g, args.teacher_final)
             teacher_coef[g] = 0.0 if not teaching else (
                 final + (args.teacher_coef - final) * decay)
