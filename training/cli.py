@@ -195,6 +195,10 @@ def register(subparsers) -> argparse.ArgumentParser:
                    metavar="TEAM=X", help="that team's share of the budget over which its "
                    "teacher term decays, instead of --teacher-until, e.g. impostor=0.5 "
                    "(repeatable)")
+    p.add_argument("--team-train-until", type=_team_share, action="append", default=[],
+                   metavar="TEAM=X", help="that team's learner stops learning after this share "
+                   "of the budget and plays on as it is, e.g. crew=0.7 (repeatable; default: "
+                   "to the end)")
     p.add_argument("--exploiter-share", type=_share, default=d.exploiter_share,
                    help="share of games in which one team is played by its exploiter, a "
                    "second network that learns only to beat the other teams' learners, with no "
@@ -265,6 +269,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         teacher_final=ns.teacher_final,
         team_teacher_final=dict(ns.team_teacher_final),
         team_teacher_until=dict(ns.team_teacher_until),
+        team_train_until=dict(ns.team_train_until),
         exploiter_share=ns.exploiter_share,
         exploiter_reset=ns.exploiter_reset,
         critic_warmup=ns.critic_warmup,

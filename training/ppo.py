@@ -189,6 +189,13 @@ class Args:
     decays over half the budget while the crew's is gone at ``teacher_until``). In Among Us the
     crew improves on its teacher only once its term is gone, and ending it at a quarter for
     both sides left the impostor stalled behind the crew it faces (docs/training.md)"""
+    team_train_until: dict = field(default_factory=dict)
+    """per-team share of the budget after which that team's learner stops learning and keeps
+    playing as it is (``{"crew": 0.7}``; default: to the end). What stops is the update; its
+    games, its league and its checkpoints go on. The other teams then spend the rest of the
+    budget answering the one they will be scored against: in Among Us the crew, learning from
+    five seats a game to the impostor's one, outgrew every impostor that faced it to the end
+    (docs/training.md)"""
     critic_warmup: int = 4
     """updates after the warm start in which only the critic learns (on the imitated actor's
     own games), so PPO's first advantages come from a critic that knows the policy"""
@@ -328,7 +335,8 @@ class Args:
         if fixed_and_widened:
             raise ValueError(f"team_hidden names {fixed_and_widened}, fixed: a fixed team has no "
                              f"network of this run's")
-        for name in ("team_teacher_final", "team_teacher_until", "team_hidden"):
+        for name in ("team_teacher_final", "team_teacher_until", "team_train_until",
+                     "team_hidden"):
             if not getattr(self, name):
                 continue
             if one_network:
@@ -341,10 +349,15 @@ class Args:
             if not (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0):
                 raise ValueError(f"team_teacher_final[{team!r}] must be a finite number "
                                  f">= 0, got {value!r}")
-        for team, value in self.team_teacher_until.items():
-            if not (isinstance(value, (int, float)) and 0.0 < value <= 1.0):
-                raise ValueError(f"team_teacher_until[{team!r}] must be a share of the budget "
-                                 f"in (0, 1], got {value!r}")
+        for name in ("team_teacher_until", "team_train_until"):
+            for team, value in getattr(self, name).items():
+                if not (isinstance(value, (int, float)) and 0.0 < value <= 1.0):
+                    raise ValueError(f"{name}[{team!r}] must be a share of the budget in "
+                                     f"(0, 1], got {value!r}")
+        stopped = sorted(set(self.team_train_until) & set(self.fixed_teams))
+        if stopped:
+            raise ValueError(f"team_train_until names {stopped}, fixed: a fixed team never "
+                             f"learns")
         if self.fixed_teams:
             teams = spec.teams
             if free_for_all(spec):
@@ -665,20 +678,22 @@ class Schedule:
     learning_rate: float
     ent_coef: float
     teacher_coef: dict[str, float]  # per network group (its team's ``team_teacher_*``)
+    learning: dict[str, bool]  # per network group: False once past its ``team_train_until``
 
     @classmethod
     def at(cls, args: Args, done_fraction: float, teaching: bool, groups: list[str]) -> Schedule:
         lr = args.learning_rate * (1.0 - done_fraction if args.anneal_lr else 1.0)
         ent_coef = args.ent_coef if args.ent_coef_final is None else (
             args.ent_coef + (args.ent_coef_final - args.ent_coef) * done_fraction)
-        teacher_coef = {}
+        teacher_coef, learning = {}, {}
         for g in groups:
+            learning[g] = done_fraction < args.team_train_until.get(g, 1.0)
             until = args.team_teacher_until.get(g, args.teacher_until)
             decay = max(0.0, 1.0 - done_fraction / until)
             final = args.team_teacher_final.get(g, args.teacher_final)
-            teacher_coef[g] = 0.0 if not teaching else (
+            teacher_coef[g] = 0.0 if not (teaching and learning[g]) else (
                 final + (args.teacher_coef - final) * decay)
-        return cls(lr, ent_coef, teacher_coef)
+        return cls(lr, ent_coef, teacher_coef, learning)
 
     @property
     def teaching(self) -> bool:
@@ -693,7 +708,8 @@ class Schedule:
 
     def charts(self) -> dict:
         return {"learning_rate": self.learning_rate, "ent_coef": self.ent_coef,
-                **{f"teacher_coef/{g}": v for g, v in self.teacher_coef.items()}}
+                **{f"teacher_coef/{g}": v for g, v in self.teacher_coef.items()},
+                **{f"learning/{g}": float(v) for g, v in self.learning.items()}}
 
 
 def update_team(run: Run, g: int, rows: np.ndarray, buf, gather: Minibatches, args: Args,
@@ -762,6 +778,8 @@ def train(args: Args) -> dict[str, Path]:
         trainable = (resolved & buf.learn).reshape(-1)  # the learners' own, resolved rows
         losses, ev = {}, {}
         for g in run.trained:  # each team on its own transitions
+            if not schedule.learning.get(run.groups[g], True):
+                continue
             rows = np.flatnonzero(trainable & (buf.group.reshape(-1) == g))
             if rows.size:
                 losses[run.groups[g]], ev[run.groups[g]] = update_team(
@@ -773,7 +791,8 @@ def train(args: Args) -> dict[str, Path]:
 
         if updates % args.snapshot_every == 0:  # into the league
             for g in run.trained:
-                run.pool.add(run.league_group(g), run.models[g])
+                if schedule.learning.get(run.groups[g], True):  # not the same weights again
+                    run.pool.add(run.league_group(g), run.models[g])
         if args.exploiter_reset and updates % args.exploiter_reset == 0:
             for g in run.exploiters:
                 if updates % args.snapshot_every:  # what it found stays in the league

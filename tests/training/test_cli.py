@@ -18,13 +18,15 @@ def test_arguments_reach_the_trainer():
     args = args_from_namespace(parse(
         ["train", "amongus", "--players", "5", "--steps", "1000", "--seed", "3", "--out", "x",
          "--param", "max_rounds=20", "--hidden", "32,16", "--centralised-critic",
-         "--team-hidden", "impostor=128,64", "--team-teacher-until", "impostor=0.5"]
+         "--team-hidden", "impostor=128,64", "--team-teacher-until", "impostor=0.5",
+         "--team-train-until", "crew=0.7"]
     ))
     assert (args.game, args.num_players, args.total_steps, args.seed, args.out) == (
         "amongus", 5, 1000, 3, "x")
     assert args.params == {"max_rounds": 20} and args.hidden == (32, 16)
     assert args.team_hidden == {"impostor": (128, 64)}
     assert args.team_teacher_until == {"impostor": 0.5}
+    assert args.team_train_until == {"crew": 0.7}
     assert args.centralised_critic
     timed = args_from_namespace(parse(["train", "amongus", "--seconds", "60"]))
     assert timed.total_steps is None and timed.seconds == 60
