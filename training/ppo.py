@@ -687,7 +687,8 @@ class Schedule:
             args.ent_coef + (args.ent_coef_final - args.ent_coef) * done_fraction)
         teacher_coef, learning = {}, {}
         for g in groups:
-            learning[g] = done_fraction < args.team_train_until.get(g, 1.0)
+            learning[g] = g not in args.team_train_until or \
+                done_fraction < args.team_train_until[g]  # the budget's end reads 1.0 exactly
             until = args.team_teacher_until.get(g, args.teacher_until)
             decay = max(0.0, 1.0 - done_fraction / until)
             final = args.team_teacher_final.get(g, args.teacher_final)
