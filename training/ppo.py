@@ -696,6 +696,10 @@ class Schedule:
                 final + (args.teacher_coef - final) * decay)
         return cls(lr, ent_coef, teacher_coef, learning)
 
+    def learns(self, group: str) -> bool:
+        """Whether ``group`` updates now; exploiters are never stopped."""
+        return self.learning.get(group, True)
+
     @property
     def teaching(self) -> bool:
         """Whether any group still needs the teacher's labels."""
@@ -779,7 +783,7 @@ def train(args: Args) -> dict[str, Path]:
         trainable = (resolved & buf.learn).reshape(-1)  # the learners' own, resolved rows
         losses, ev = {}, {}
         for g in run.trained:  # each team on its own transitions
-            if not schedule.learning.get(run.groups[g], True):
+            if not schedule.learns(run.groups[g]):
                 continue
             rows = np.flatnonzero(trainable & (buf.group.reshape(-1) == g))
             if rows.size:
@@ -792,7 +796,7 @@ def train(args: Args) -> dict[str, Path]:
 
         if updates % args.snapshot_every == 0:  # into the league
             for g in run.trained:
-                if schedule.learning.get(run.groups[g], True):  # not the same weights again
+                if schedule.learns(run.groups[g]):  # not the same weights again
                     run.pool.add(run.league_group(g), run.models[g])
         if args.exploiter_reset and updates % args.exploiter_reset == 0:
             for g in run.exploiters:
