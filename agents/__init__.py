@@ -24,6 +24,12 @@ def policy_names(game: str) -> list[str]:
     return ["random"] + sorted(n for g, n in SCRIPTED if g == game)
 
 
+def scripted(path: str, spec: GameSpec, params: dict) -> Policy:
+    """The scripted player ``module:Class`` (a ``SCRIPTED`` value, or a bot's ``exploit``)."""
+    module, cls = path.split(":")
+    return getattr(importlib.import_module(module), cls)(spec, params)
+
+
 def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Policy:
     """A policy by name: ``random``, a scripted player of the game (``heuristic``; Among Us
     also ``chain``, the Menace also ``drain``), or the path of a trained checkpoint."""
@@ -34,8 +40,7 @@ def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Polic
     if name == "random":
         return RandomPolicy(seed)
     if (spec.name, name) in SCRIPTED:
-        module, cls = SCRIPTED[spec.name, name].split(":")
-        return getattr(importlib.import_module(module), cls)(spec, params)
+        return scripted(SCRIPTED[spec.name, name], spec, params)
     names = policy_names(spec.name)
     games = sorted(g for g, n in SCRIPTED if n == name)
     if games:
@@ -43,4 +48,4 @@ def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Polic
     raise ValueError(f"unknown policy {name!r}; {spec.name} has {names} or a .pt checkpoint")
 
 
-__all__ = ["Policy", "RandomPolicy", "make_policy", "policy_names"]
+__all__ = ["Policy", "RandomPolicy", "make_policy", "policy_names", "scripted"]

@@ -12,6 +12,13 @@ not vote (a crewmate would have: only the impostor cannot), or else for the near
 clockwise that may still be the impostor. It never trades or clears, and shows and replies as
 the heuristic crew does. Seated as the impostor it plays the heuristic impostor: the chain is a
 crew strategy.
+
+Its exploit, ``ChainExploit``, is the impostor a script can write against it: the chain names
+seats in seating order, so the impostor knows which of its decisions is its last before it is
+named, and sabotages there, with every colour the chain's votes have turned up by then. A
+reference is only worth scoring against if such a script cannot crush it; the exploit also
+marks how far above the heuristic impostor any impostor can be expected to get against the
+chain without reading its script (``training.report`` plays it beside the chain's rows).
 """
 
 from __future__ import annotations
@@ -27,8 +34,10 @@ from envs.amongus.observe import (
     NOT_IMPOSTOR,
     PHASE,
     REVEALED,
+    TURN_OWNER,
+    VOTED,
 )
-from envs.amongus.rules import END_OF_TURN, SABOTAGE_WINDOW, TRADE
+from envs.amongus.rules import END_OF_TURN, INVESTIGATION, SABOTAGE_WINDOW, TRADE
 from envs.amongus.spec import NUM_PHASES
 from envs.core.jit import kernel, njit
 
@@ -95,3 +104,47 @@ class AmongUsChain(ScriptedPolicy):
     game = "amongus"
     decide_batch = _decide_batch
     strategy_for = ("crew",)
+    exploit = "agents.amongus_chain:ChainExploit"
+
+
+@kernel
+def last_chance(obs, off, n):
+    """Whether the chain names this impostor before its next decision. In the chain's first
+    round every vote turns the next seat face up, so the seat before the impostor (relative
+    ``n - 1``) names it on its turn, and nothing in between asks the impostor anything (the
+    chain never trades). That turn comes next after the impostor's show when that seat opens
+    the round, after the impostor's own end of turn when the impostor opens it, and after the
+    window of the vote just before it (the turn owner is relative ``n - 2``)."""
+    phase = np.argmax(obs[off[PHASE] : off[PHASE] + NUM_PHASES])
+    first = np.argmax(obs[off[FIRST_PLAYER] : off[FIRST_PLAYER] + n])
+    owner = np.argmax(obs[off[TURN_OWNER] : off[TURN_OWNER] + n])
+    if phase == INVESTIGATION:
+        return first == n - 1 and obs[off[VOTED] + n - 1] < 0.5
+    if phase == END_OF_TURN:
+        return first == 0 and owner == 0 and obs[off[VOTED] + 1] < 0.5
+    if phase == SABOTAGE_WINDOW:
+        return owner == n - 2 and obs[off[VOTED] + n - 1] < 0.5
+    return False
+
+
+@kernel
+def decide_exploit(obs, mask, off, n):
+    if obs[off[IS_IMPOSTOR]] > 0.5 and mask[A.SABOTAGE] and last_chance(obs, off, n):
+        return A.SABOTAGE
+    return heuristic_decide(obs, mask, off, n)
+
+
+@njit
+def _decide_exploit_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = decide_exploit(obs[b], mask[b], off, n)
+
+
+class ChainExploit(ScriptedPolicy):
+    """The heuristic impostor that sabotages at its last decision before the chain names it; the
+    heuristic crew on the other side."""
+
+    name = "chain-exploit"
+    game = "amongus"
+    decide_batch = _decide_exploit_batch
+    strategy_for = ("impostor",)

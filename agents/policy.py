@@ -157,6 +157,10 @@ class ScriptedPolicy(Policy):
     strategy_for: tuple[str, ...] | None = None
     """the teams it has a strategy of its own for (None: every team); on the others it plays as
     the game's heuristic does, so a report need not score anyone against it there"""
+    exploit: str | None = None
+    """``module:Class`` of a scripted player written to beat this one by reading its script: a
+    report plays it beside this player's reference, as the most a bar against this player can
+    ask of a policy that never saw its script"""
 
     def __init__(self, spec: GameSpec, params: dict):
         if spec.name != self.game:

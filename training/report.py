@@ -5,10 +5,11 @@
 The game and its parameters are the run's own (read from its checkpoints). For each team the
 run trained (a team it did not train, ``--fixed``, has no row), that team's policy against each
 scripted player of the other side, each row after its reference, the heuristic in the same
-seats against the same player, and with the difference in points (``report``). Where the run
-trained every team, a last row plays the trained teams against each other (the issue's bar:
-"trained crew vs trained menace between 20% and 80%"). Win rates carry Wilson 95% intervals
-(``evaluation.match``).
+seats against the same player, and with the difference in points (``report``); a scripted
+player with a written exploit (Among Us's chain crew) also meets the exploit, scored the same
+way, as the most such a bar can fairly ask. Where the run trained every team, a last row
+plays the trained teams against each other (the issue's bar: "trained crew vs trained menace
+between 20% and 80%"). Win rates carry Wilson 95% intervals (``evaluation.match``).
 
 A free-for-all run (MANIACAL) has one shared policy and no teams: it plays half the seats
 against the heuristic in the others, every deal once in every seating (at 4 players, the six
@@ -23,7 +24,7 @@ import json
 from pathlib import Path
 
 import envs
-from agents import make_policy, policy_names
+from agents import make_policy, policy_names, scripted
 from agents.checkpoint import load_checkpoint
 from agents.neural import load_policy
 from evaluation.entrants import free_for_all
@@ -53,6 +54,14 @@ def _label(players: dict[str, str], teams) -> str:
     return " vs ".join(f"{players[t]} {t}" for t in teams)
 
 
+def _exploit(bot, team: str, spec, params: dict):
+    """``bot``'s exploit, if it has one that plays ``team``'s seats (else None)."""
+    if bot.exploit is None:
+        return None
+    exploit = scripted(bot.exploit, spec, params)
+    return exploit if team in exploit.strategy_for else None
+
+
 def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
     """For each team the run trained (a team it did not train, ``--fixed``, has no rows), its
     policy against each scripted player on every other side (the heuristic first, then each
@@ -60,6 +69,9 @@ def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
     after its reference: the heuristic in the trained team's seats against the same bot. A
     trained row's ``reference`` names that row and ``gain`` is its team's win rate minus the
     reference's, in points: the issue's bar ("10 points above the heuristic's own rate").
+    A bot with an exploit (a script written against it: the chain's) has the exploit's row
+    between the two, scored the same way and marked ``exploit``: the gain a policy that never
+    saw the bot's script can hardly pass.
     Where every team was trained, the last row plays them against each other, each team's own
     network in its seats. A row's ``trained`` lists the teams its trained networks play."""
     where, metadata = _run_checkpoint(run)
@@ -86,6 +98,10 @@ def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
             if reference not in [m[0] for m in matches]:
                 matches.append((reference, {**{t: bot for t in others},
                                             team: bots["heuristic"]}, None, None))
+            exploit = _exploit(bot, team, spec, params)
+            if exploit is not None:
+                matches.append((_label({**players, team: exploit.name}, spec.teams),
+                                {**{t: bot for t in others}, team: exploit}, team, reference))
             matches.append((_label({**players, team: "trained"}, spec.teams),
                             {**{t: bot for t in others}, team: trained}, team, reference))
     if len(trained_teams) == len(spec.teams):  # the issue's bar: between 20% and 80%
@@ -101,6 +117,8 @@ def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
         if team is not None:
             row.update(team=team, reference=reference,
                        gain=100.0 * (result["win_rate"][team] - rates[reference][team]))
+            if team not in row["trained"]:
+                row["exploit"] = True
         rows.append(row)
     return rows
 
@@ -136,8 +154,10 @@ def main(argv: list[str] | None = None) -> None:
         for team in teams:
             lo, hi = r["interval95"][team]
             cells.append(f"{r['win_rate'][team]:.3f} [{lo:.3f}, {hi:.3f}]")
-        gain = (f"{r['gain']:+.1f} points ({r['team']})" if "gain" in r
-                else "(trained against trained)" if r["trained"] else "(reference)")
+        if "gain" in r:
+            gain = f"{r['gain']:+.1f} points ({r['team']}{', the exploit' if 'exploit' in r else ''})"
+        else:
+            gain = "(trained against trained)" if r["trained"] else "(reference)"
         print(f"| {r['match']} | {r['games']} | {' | '.join(cells)} | "
               f"{r['draws'] / r['games']:.3f} | {gain} |")
 

@@ -8,7 +8,8 @@ Seat i holds colour i (red, blue, green, pink, orange).
 import pytest
 
 import envs
-from agents import make_policy
+from agents import make_policy, scripted
+from agents.amongus_chain import AmongUsChain
 from envs.amongus import rules
 
 from .board import ONE_DEAL_FITS, SEAT_3_SHOWED_THE_OTHERS, SEATS_1_AND_3_ALIKE, Table, shown
@@ -55,6 +56,43 @@ def test_chain_is_a_policy_of_among_us_only():
     spec = envs.registry["amongus"]
     with pytest.raises(ValueError, match=r"unknown.*'chian'.*\['random', 'chain', 'heuristic'\]"):
         make_policy("chian", spec, spec.resolve())
+
+
+def exploit_plays(t: Table) -> str:
+    policy = scripted(AmongUsChain.exploit, t.vec.spec, t.vec.params)
+    return t.vec.spec.action_names[int(policy.act(t.vec.observation, t.vec.action_mask)[0])]
+
+
+def test_chain_exploit_sabotages_in_the_window_before_the_seat_that_will_name_it():
+    """Seat 0 names seat 1, seat 1 will name seat 2, seat 2 will name seat 3, the impostor."""
+    t = Table(num_players=6, impostor=3).edit(first_player=0).turn(0)
+    t.act("no trade")
+    t.act("vote +1")  # seats 0 and 1 face up; seat 2 is still to vote
+    while int(t.s["current_seat"]) != 3:
+        t.act("no sabotage")
+    assert exploit_plays(t) == plays(t, "heuristic") == "no sabotage"  # not named next
+    t.let_the_window_pass()
+    t.act("no trade")
+    t.act("vote +1")  # seat 1 names seat 2: seat 2 names seat 3 on its turn, which comes next
+    while int(t.s["current_seat"]) != 3:
+        t.act("no sabotage")
+    assert plays(t, "heuristic") == "no sabotage"  # seats 4 and 5 are still a coin toss
+    assert exploit_plays(t) == "sabotage"
+
+
+def test_chain_exploit_sabotages_at_its_show_when_the_seat_before_it_opens_the_round():
+    t = Table(num_players=6, impostor=2)  # seat 1 opens round 1 and names seat 2 on its turn
+    assert int(t.s["current_seat"]) == 1 and int(t.s["phase"]) == rules.INVESTIGATION
+    t.act(plays(t, "chain"))
+    assert int(t.s["current_seat"]) == 2
+    assert plays(t, "heuristic").startswith("show") and exploit_plays(t) == "sabotage"
+
+
+def test_chain_exploit_opening_the_round_sabotages_at_its_own_end_of_turn():
+    t = Table(num_players=6, impostor=1).turn(1, rules.END_OF_TURN)  # seat 2 names it next
+    assert plays(t, "heuristic") == "end turn" and exploit_plays(t) == "sabotage"
+    t = Table(num_players=6, impostor=1).turn(1, rules.END_OF_TURN).edit(voted=[0, 0, 1] + [0] * 7)
+    assert exploit_plays(t) == "end turn"  # seat 2 has used its vote
 
 
 def test_heuristic_impostor_sabotages_in_a_window_once_it_knows_every_colour():

@@ -28,17 +28,21 @@ def test_amongus_the_impostor_also_meets_the_chain_crew_and_the_crew_meets_no_du
         ("trained crew vs heuristic impostor", "heuristic crew vs heuristic impostor"),
         ("heuristic crew vs trained impostor", "heuristic crew vs heuristic impostor"),
         ("chain crew vs heuristic impostor", None),
+        ("chain crew vs chain-exploit impostor", "chain crew vs heuristic impostor"),
         ("chain crew vs trained impostor", "chain crew vs heuristic impostor"),
         ("trained crew vs trained impostor", None),
     ]  # the chain is a crew strategy: as the impostor it plays the heuristic, so no row
     assert all(r["games"] == 8 for r in rows)
-    assert [r["trained"] for r in rows] == [[], ["crew"], ["impostor"], [], ["impostor"],
+    assert [r["trained"] for r in rows] == [[], ["crew"], ["impostor"], [], [], ["impostor"],
                                             ["crew", "impostor"]]
+    assert [r["match"] for r in rows if r.get("exploit")] == [
+        "chain crew vs chain-exploit impostor"]  # the crew has no exploit to meet: no row
     _assert_gains(rows)
     main([args.out, "--games", "8", "--seed", "5"])
     table = capsys.readouterr().out
     assert "| chain crew vs trained impostor | 8 |" in table
     assert " points (impostor) |" in table and "(reference) |" in table
+    assert " points (impostor, the exploit) |" in table
     assert "| trained crew vs trained impostor | 8 |" in table
     assert table.rstrip().endswith("(trained against trained) |")
 
