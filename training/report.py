@@ -59,7 +59,8 @@ def _exploit(bot, team: str, spec, params: dict):
     if bot.exploit is None:
         return None
     exploit = scripted(bot.exploit, spec, params)
-    return exploit if team in exploit.strategy_for else None
+    plays_team = exploit.strategy_for is None or team in exploit.strategy_for
+    return exploit if plays_team else None
 
 
 def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
@@ -155,7 +156,8 @@ def main(argv: list[str] | None = None) -> None:
             lo, hi = r["interval95"][team]
             cells.append(f"{r['win_rate'][team]:.3f} [{lo:.3f}, {hi:.3f}]")
         if "gain" in r:
-            gain = f"{r['gain']:+.1f} points ({r['team']}{', the exploit' if 'exploit' in r else ''})"
+            whose = f"{r['team']}, the exploit" if "exploit" in r else r["team"]
+            gain = f"{r['gain']:+.1f} points ({whose})"
         else:
             gain = "(trained against trained)" if r["trained"] else "(reference)"
         print(f"| {r['match']} | {r['games']} | {' | '.join(cells)} | "
