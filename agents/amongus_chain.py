@@ -136,6 +136,8 @@ def decide_exploit(obs, mask, off, n):
 
 @njit
 def _decide_exploit_batch(obs, mask, off, n, out):
+    # Each player's own loop, as in every scripted player: a loop given its decide as an
+    # argument is not cached on disk by numba, and would recompile in every process.
     for b in range(obs.shape[0]):
         out[b] = decide_exploit(obs[b], mask[b], off, n)
 
