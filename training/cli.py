@@ -25,6 +25,20 @@ def game_param(text: str) -> tuple[str, int]:
         raise argparse.ArgumentTypeError(f"{name}: expected an integer, got {value!r}") from None
 
 
+def _varied(text: str) -> tuple[str, tuple[int, int]]:
+    """``--vary NAME=LOW:HIGH``: a per-game parameter spread over the training games."""
+    name, sep, span = text.partition("=")
+    low, colon, high = span.partition(":")
+    try:
+        if not sep or not name or not colon:
+            raise ValueError
+        return name, (int(low), int(high))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected NAME=LOW:HIGH, e.g. max_rounds=5:30, got {text!r}"
+        ) from None
+
+
 def _fixed(text: str) -> tuple[str, str]:
     team, sep, name = text.partition("=")
     if not sep or not team or not name:
@@ -128,6 +142,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_count, default=d.seed, help="a non-negative integer")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE",
                    help="another game parameter, e.g. --param max_rounds=20 (repeatable)")
+    p.add_argument("--vary", type=_varied, action="append", default=[], metavar="NAME=LOW:HIGH",
+                   help="spread a per-game parameter over the training games, e.g. "
+                   "--vary max_rounds=5:30 (held-out curves play the game as given)")
     p.add_argument("--num-envs", type=int, default=d.num_envs, help="games stepped together")
     p.add_argument("--num-steps", type=int, default=d.num_steps, help="batched steps per rollout")
     p.add_argument("--lr", type=_positive, default=d.learning_rate,
@@ -236,6 +253,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         game=ns.game,
         num_players=ns.players,
         params=params,
+        vary=dict(ns.vary),
         seed=ns.seed,
         total_steps=ns.steps if ns.steps is not None or ns.seconds else Args.total_steps,
         seconds=ns.seconds,

@@ -66,6 +66,12 @@ class Args:
     """seats at the table"""
     params: dict = field(default_factory=dict)
     """other game parameters (e.g. ``{"max_rounds": 20}``); defaults for the rest"""
+    vary: dict = field(default_factory=dict)
+    """per-game parameters spread over the training games, ``{name: (low, high)}``: slot ``b``
+    plays ``low + b % (high - low + 1)`` (``VecEnv.vary``), and ``high`` may not exceed the
+    game's own value. Mixed round limits show a policy the last rounds, which its own games
+    never reach: a crew that has never seen a game run out does not vote in the last round
+    (docs/training.md). Training games only: held-out curves play the game as given"""
     seed: int = 0
     """seeds the games, the networks and the sampling (a non-negative integer)"""
     total_steps: int | None = 5_000_000
@@ -305,6 +311,11 @@ class Args:
                 raise ValueError(f"{name} must list positive widths, got {widths!r}")
         if "num_players" in self.params:
             raise ValueError("give num_players as its own argument, not in params")
+        for name, span in self.vary.items():
+            if (not isinstance(span, tuple) or len(span) != 2
+                    or not all(isinstance(v, int) for v in span) or span[0] > span[1]):
+                raise ValueError(f"vary[{name!r}] must be (low, high), two integers with "
+                                 f"low <= high, got {span!r}")
         if self.imitate is not None and self.model != "mlp":
             raise ValueError("imitate warms up MLP actors only (a GRU would need whole games); "
                              "pass imitate=None (--imitate none) with model gru")
@@ -576,6 +587,8 @@ def build_run(args: Args) -> Run:
 
     env = envs.make_vec(args.game, args.num_envs, seed=args.seed, num_players=args.num_players,
                         **args.params)
+    for name, (low, high) in args.vary.items():
+        env.vary(name, low + np.arange(args.num_envs) % (high - low + 1))
     spec = env.spec
     groups = group_names(spec, args.shared_policy)
     team_group = np.zeros(len(spec.teams), np.int64) if len(groups) == 1 else \

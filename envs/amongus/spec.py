@@ -15,6 +15,7 @@ PARAMS = (
         60,
         "rounds before the game is truncated as a draw (ruling: 30); at most 60, so that the "
         "per-round counters of the record fit a byte",
+        per_game=True,
     ),
 )
 

@@ -248,8 +248,46 @@ class VecEnv:
         self.terminated = np.zeros(B, np.bool_)  # [B]
         self.truncated = np.zeros(B, np.bool_)  # [B]
         self.winner = np.full(B, -1, np.int64)  # [B] team index, -1 for none; valid where done
+        self.slot_params: dict[str, np.ndarray] = {}  # per-slot values set by ``vary``
         self.records = new_records(game, B, seed, self.params, self.first_index)
         self.reset()
+
+    def vary(self, name: str, values) -> None:
+        """Give each slot its own value of a per-game parameter: slot ``b`` plays
+        ``values[b]`` in every game it deals from now on (its restarts, ``deal`` and ``reset``
+        included); every game is dealt anew at once.
+
+        A trainer mixes round limits this way, so that a policy also meets the last rounds it
+        would otherwise never reach (``training.ppo.Args.vary``). The VecEnv's own value stays
+        the ceiling: every value lies between the parameter's least and that, so whatever
+        derives from the parameters (the longest game, ``set_records``' ranges) still holds."""
+        p = next((p for p in self.spec.params if p.name == name), None)
+        if p is None:
+            raise ValueError(
+                f"{self.spec.name}: unknown parameter {name!r}; valid are "
+                f"{[q.name for q in self.spec.params]}"
+            )
+        if not p.per_game:
+            per_game = [q.name for q in self.spec.params if q.per_game]
+            raise ValueError(
+                f"{self.spec.name}: parameter {name!r} is the same for every game of a VecEnv; "
+                f"only {per_game or 'none'} may vary"
+            )
+        values = np.asarray(values)
+        if values.shape != (self.num_envs,) or values.dtype.kind not in "iu":
+            raise ValueError(
+                f"values of {name!r} must be {self.num_envs} integers, one per slot, got "
+                f"{values.dtype} {values.shape}"
+            )
+        low, high = p.low, self.params[name]
+        if values.min() < low or values.max() > high:
+            bad = int(np.flatnonzero((values < low) | (values > high))[0])
+            raise ValueError(
+                f"{self.spec.name}: slot {bad}: {name} {int(values[bad])} is outside "
+                f"[{low}, {high}] (the VecEnv's own {name} is the most a slot may play)"
+            )
+        self.slot_params[name] = values.astype(np.int64)
+        self.reset(self._seed)
 
     def reset(self, seed: int | None = None) -> None:
         """Deal every game anew; with ``seed``, restart every game's random stream from it."""
@@ -258,6 +296,8 @@ class VecEnv:
                 self.records = new_records(
                     self.game, self.num_envs, seed, self.params, self.first_index
                 )
+                for name, values in self.slot_params.items():
+                    self.records[name] = values
                 self._seed = int(seed)
             run = self._k.reset_parallel if threaded(self.num_envs) else self._k.reset_serial
             run(
@@ -321,6 +361,8 @@ class VecEnv:
             raise ValueError(f"game indices must be non-negative, got {indices}")
         fresh = new_records(self.game, slots.size, self._seed, self.params)
         fresh["rng_key"] = [game_key(self._seed, int(i)) for i in indices]
+        for name, values in self.slot_params.items():
+            fresh[name] = values[slots]
         obs = np.zeros((slots.size, self.observation_size), np.float32)
         mask = np.zeros((slots.size, self.num_actions), np.bool_)
         seats = np.zeros(slots.size, np.int64)
@@ -351,7 +393,7 @@ class VecEnv:
                 f"got {records.shape} of {records.dtype if records.dtype.names else records.dtype}"
             )
         records = records.copy()
-        check_records(self.spec, records, self.params)
+        check_records(self.spec, records, self.params, self.slot_params)
         observation = np.zeros_like(self.observation)
         action_mask = np.zeros_like(self.action_mask)
         current_seat = np.zeros_like(self.current_seat)

@@ -111,9 +111,13 @@ def _where(records: np.ndarray, bad: np.ndarray) -> tuple[int, tuple]:
     return int(index[0]), tuple(int(i) for i in index[1:])
 
 
-def check_records(spec: GameSpec, records: np.ndarray, params: dict) -> None:
+def check_records(
+    spec: GameSpec, records: np.ndarray, params: dict, slot_params: dict | None = None
+) -> None:
     """Raise ``ValueError`` naming the first record, field, value and allowed range that is
-    wrong; return quietly if every field of every record is within its declared range."""
+    wrong; return quietly if every field of every record is within its declared range.
+    ``slot_params`` holds the per-slot values of parameters a VecEnv varies (``VecEnv.vary``);
+    ranges still follow ``params``, which bound them."""
     limits, relations = game_limits(spec)
     missing = undeclared(spec, records.dtype)
     if missing:
@@ -122,14 +126,16 @@ def check_records(spec: GameSpec, records: np.ndarray, params: dict) -> None:
             f"envs/{spec.name}/limits.py"
         )
     name = spec.name
+    slot_params = slot_params or {}
     for p in spec.params:
         values = records[p.name]
-        bad = values != params[p.name]
+        expected = np.broadcast_to(slot_params.get(p.name, params[p.name]), values.shape)
+        bad = values != expected
         if bad.any():
             b = int(np.flatnonzero(bad)[0])
             raise ValueError(
                 f"{name}: record {b}: parameter {p.name} is {int(values[b])} in the records "
-                f"but {params[p.name]} in this VecEnv (records from another table?)"
+                f"but {int(expected[b])} in this VecEnv (records from another table?)"
             )
     for field in records.dtype.names:
         if field in params:

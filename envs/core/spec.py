@@ -23,6 +23,9 @@ class Param:
     high: int
     doc: str
     dtype: str = "int"  # "int" or "bool"
+    # The rules and observations read it from each game's record, never from a constant, so
+    # the games of one batch may differ in it (``VecEnv.vary``).
+    per_game: bool = False
 
     def check(self, value) -> int:
         if self.dtype == "bool":  # True/False or the integers 0/1; 1.0 or "1" are typos

@@ -38,7 +38,10 @@ PARAMS = (
     Param("random_menace", 0, 0, 1, "4 players: random Menace, not The Contagion", "bool"),
     Param("random_characters", 0, 0, 1, "characters picked at random, not decided", "bool"),
     Param("killed_menace_oxygen", 0, -3, 3, "Oxygen change when a Menace is killed (ruling: 0)"),
-    Param("max_rounds", 40, 1, 1000, "rounds before the game is truncated as a draw (ruling: 40)"),
+    Param(
+        "max_rounds", 40, 1, 1000, "rounds before the game is truncated as a draw (ruling: 40)",
+        per_game=True,
+    ),
     Param("advanced", 0, 0, 1, "Advanced game: individual goals count", "bool"),
     Param("table_talk", 0, 0, 1, "structured claims and accusations before each vote", "bool"),
     Param(

@@ -160,3 +160,42 @@ def test_vecenv_and_aec_env_unpickle_in_a_spawn_pool():
     with mp.get_context("spawn").Pool(1) as pool:
         got = [pool.apply_async(_continue, (x,)).get(timeout=240) for x in (vec, aec)]
     assert got == expected
+
+
+@pytest.mark.parametrize("game, players", [("amongus", 6), ("menace", 5)])
+def test_vary_gives_each_slot_its_own_round_limit_through_restarts_deals_and_resets(
+    game, players
+):
+    env = envs.make_vec(game, 12, seed=4, num_players=players)
+    limits = np.arange(12) % 3 + 1
+    env.vary("max_rounds", limits)
+    rng = np.random.default_rng(0)
+    highest, ended = np.zeros(12, np.int64), 0
+    for _ in range(1500):
+        highest = np.maximum(highest, env.records["round"])
+        _, terminated, truncated = env.step(
+            np.array([rng.choice(np.flatnonzero(m)) for m in env.action_mask])
+        )
+        ended += int((terminated | truncated).sum())
+    assert ended > 24 and (highest <= limits).all() and (highest == limits).any()
+    env.deal([0, 5], [100, 101])
+    env.reset(seed=9)
+    assert (env.records["max_rounds"] == limits).all()
+    assert env.params["max_rounds"] == envs.make_vec(game, 1).params["max_rounds"]
+
+
+def test_vary_refuses_what_cannot_vary_naming_the_problem():
+    env = envs.make_vec("amongus", 4, num_players=6, max_rounds=20)
+    with pytest.raises(ValueError, match="unknown parameter 'rounds'"):
+        env.vary("rounds", [5, 5, 5, 5])
+    with pytest.raises(ValueError, match="'num_players' is the same for every game"):
+        env.vary("num_players", [4, 5, 6, 7])
+    with pytest.raises(ValueError, match="4 integers, one per slot"):
+        env.vary("max_rounds", [5, 6])
+    with pytest.raises(ValueError, match="4 integers"):
+        env.vary("max_rounds", [5.0, 6.0, 7.0, 8.0])
+    with pytest.raises(ValueError, match=r"slot 2: max_rounds 21 is outside \[1, 20\]"):
+        env.vary("max_rounds", [5, 20, 21, 3])
+    with pytest.raises(ValueError, match=r"slot 0: max_rounds 0"):
+        env.vary("max_rounds", [0, 20, 20, 3])
+    assert (env.records["max_rounds"] == 20).all()  # a refused call changes nothing

@@ -97,3 +97,14 @@ def test_set_records_fuzz_random_bytes_and_wild_fields_never_crash():
     result = run_python(["-m", "tests.reliability.fuzz", "set_records", str(n), "0"], 900)
     assert result.returncode == 0, result.stderr[-3000:]
     assert f"set_records: {n} inputs" in result.stdout
+
+
+def test_set_records_holds_varied_slots_to_their_own_values():
+    env = envs.make_vec("amongus", 4, seed=1, num_players=6)
+    env.vary("max_rounds", np.array([10, 20, 30, 10]))
+    env.set_records(env.records.copy())
+    swapped = env.records.copy()
+    swapped["max_rounds"][1] = 30
+    with pytest.raises(ValueError, match="record 1: parameter max_rounds is 30 in the records "
+                                         "but 20"):
+        env.set_records(swapped)

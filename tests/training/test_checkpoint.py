@@ -12,7 +12,9 @@ from agents.checkpoint import CheckpointError, load_checkpoint, save_policy
 from agents.neural import NeuralPolicy, load_policy
 from agents.policy import RandomPolicy
 from evaluation.play import opponent_policies
-from training.ppo import Args, latest_checkpoint, train
+from training.ppo import Args, build_run, latest_checkpoint, train
+
+from .conftest import TINY
 
 
 def test_run_writes_complete_checkpoints_with_metadata(tiny_run):
@@ -137,6 +139,16 @@ def test_bad_arguments_are_named():
                          ("learning_rate", float("inf"))]:
         with pytest.raises(ValueError, match=field):
             train(Args(**{field: value}))
+    with pytest.raises(ValueError, match=r"vary\['max_rounds'\] must be \(low, high\)"):
+        train(Args(vary={"max_rounds": (30, 5)}))
+    with pytest.raises(ValueError, match=r"max_rounds 31 is outside \[1, 30\]"):
+        train(Args(vary={"max_rounds": (5, 31)}, imitate=None))
+
+
+def test_vary_spreads_round_limits_over_the_training_games_only():
+    run = build_run(Args(**{**TINY, "vary": {"max_rounds": (5, 7)}}))
+    assert list(run.env.records["max_rounds"][:7]) == [5, 6, 7, 5, 6, 7, 5]
+    assert run.env.params["max_rounds"] == 30  # the game as given, for held-out curves
 
 
 def test_play_opponents_give_each_team_its_own_policy(tiny_run):

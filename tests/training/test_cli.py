@@ -19,11 +19,12 @@ def test_arguments_reach_the_trainer():
         ["train", "amongus", "--players", "5", "--steps", "1000", "--seed", "3", "--out", "x",
          "--param", "max_rounds=20", "--hidden", "32,16", "--centralised-critic",
          "--team-hidden", "impostor=128,64", "--team-teacher-until", "impostor=0.5",
-         "--team-train-until", "crew=0.7"]
+         "--team-train-until", "crew=0.7", "--vary", "max_rounds=5:20"]
     ))
     assert (args.game, args.num_players, args.total_steps, args.seed, args.out) == (
         "amongus", 5, 1000, 3, "x")
     assert args.params == {"max_rounds": 20} and args.hidden == (32, 16)
+    assert args.vary == {"max_rounds": (5, 20)}
     assert args.team_hidden == {"impostor": (128, 64)}
     assert args.team_teacher_until == {"impostor": 0.5}
     assert args.team_train_until == {"crew": 0.7}
@@ -60,6 +61,8 @@ def test_bad_arguments_exit_with_a_message(capsys):
     (["--team-hidden", "crew"], "TEAM=WIDTHS"),
     (["--team-hidden", "crew=64,x"], "widths like"),
     (["--team-teacher-until", "crew=-1"], "> 0"),
+    (["--vary", "max_rounds=5"], "NAME=LOW:HIGH"),
+    (["--vary", "max_rounds=a:b"], "NAME=LOW:HIGH"),
 ])
 def test_nonsense_numbers_are_refused_when_parsing(capsys, argv, message):
     with pytest.raises(SystemExit) as stop:
