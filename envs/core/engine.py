@@ -169,7 +169,8 @@ def check_seed(seed) -> int:
 def new_records(
     game: GameDef, num_envs: int, seed: int, params: dict, first_index: int = 0
 ) -> np.ndarray:
-    """Records with parameters set, record b keyed by (seed, first_index + b); not yet dealt."""
+    """Records with parameters set (a value each, or one per record), record b keyed by
+    (seed, first_index + b); not yet dealt."""
     seed = check_seed(seed)
     states = np.zeros(num_envs, dtype=game.dtype)
     for name, value in params.items():
@@ -289,15 +290,18 @@ class VecEnv:
         self.slot_params[name] = values.astype(np.int64)
         self.reset(self._seed)
 
+    def _slot_values(self, slots=slice(None)) -> dict:
+        """The parameters that new records of these slots carry: the VecEnv's own, and each
+        varied one's per-slot values."""
+        return {**self.params, **{k: v[slots] for k, v in self.slot_params.items()}}
+
     def reset(self, seed: int | None = None) -> None:
         """Deal every game anew; with ``seed``, restart every game's random stream from it."""
         with self._lock:
             if seed is not None:
                 self.records = new_records(
-                    self.game, self.num_envs, seed, self.params, self.first_index
+                    self.game, self.num_envs, seed, self._slot_values(), self.first_index
                 )
-                for name, values in self.slot_params.items():
-                    self.records[name] = values
                 self._seed = int(seed)
             run = self._k.reset_parallel if threaded(self.num_envs) else self._k.reset_serial
             run(
@@ -359,10 +363,8 @@ class VecEnv:
             raise ValueError(f"a slot appears twice in {slots}")
         if indices.size and indices.min() < 0:
             raise ValueError(f"game indices must be non-negative, got {indices}")
-        fresh = new_records(self.game, slots.size, self._seed, self.params)
+        fresh = new_records(self.game, slots.size, self._seed, self._slot_values(slots))
         fresh["rng_key"] = [game_key(self._seed, int(i)) for i in indices]
-        for name, values in self.slot_params.items():
-            fresh[name] = values[slots]
         obs = np.zeros((slots.size, self.observation_size), np.float32)
         mask = np.zeros((slots.size, self.num_actions), np.bool_)
         seats = np.zeros(slots.size, np.int64)
