@@ -18,21 +18,27 @@ from gymnasium import spaces
 
 import envs
 from agents.policy import Policy, choose
-from envs.core.aec import OBSERVATION_HIGH
+from envs.core.aec import ILLEGAL_ACTION, OBSERVATION_HIGH
 
 
 class TeamEnv(gym.Env):
     """Seats of ``team`` in one game of ``game``; everyone else plays ``opponents``.
 
     ``slot`` is this environment's game slot for an ``opponents`` that remembers each seat's
-    game (a GRU): environments sharing one such policy need different slots."""
+    game (a GRU): environments sharing one such policy need different slots.
+    ``illegal_action``: ``"raise"`` (a ``ValueError``) or ``"lose"`` (the game ends, reward -1),
+    PettingZoo's convention, which SB3's mask-unaware ``check_env`` needs."""
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game: str, team: str, opponents: Policy, seed: int = 0,
-                 render_mode: str | None = None, slot: int = 0, **params):
+                 render_mode: str | None = None, slot: int = 0, illegal_action: str = "raise",
+                 **params):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTION:
+            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        self.illegal_action = illegal_action
         if not isinstance(opponents, Policy):
             raise TypeError(f"opponents must be an agents.policy.Policy, got {type(opponents)}")
         self.env = envs.make_vec(game, 1, seed=seed, **params)
@@ -92,6 +98,13 @@ class TeamEnv(gym.Env):
         return self.env.observation[0].copy(), self._info()
 
     def step(self, action):
+        a = int(action)
+        if self.illegal_action == "lose" and 0 <= a < self.env.num_actions and not (
+            self.env.action_mask[0, a]
+        ):
+            self._mid_game = False  # abandoned: the next reset deals a new game
+            winner = 1 - self.team if len(self.env.spec.teams) == 2 else -1
+            return self.env.observation[0].copy(), -1.0, True, False, self._info(winner)
         self._played.add(int(self.env.current_seat[0]))
         rewards, terminated, truncated = self.env.step(np.asarray([action], np.int64))
         if terminated[0] or truncated[0]:

@@ -3,9 +3,25 @@
 It runs the very kernels the batched engine runs (serial loop, no auto-reset), so a seed gives
 the same game here as game 0 of ``make_vec(..., seed=seed)``, and a later ``reset()`` without a
 seed deals the next game of the same random stream, as the batched engine's auto-reset does.
+
+**Roles for trainers.** ``infos[agent]`` holds, from ``reset`` on and with the same keys at every
+step, ``team`` (the seat's team as the game stands: a Menace Coward may change sides), ``role``
+(its role card where the game deals one, e.g. a Menace agenda; else its team) and ``winner``
+(the winning team once a game is won, else ``""``). ``env.teams()`` gives every seat's team at
+once. Both are privileged, like ``state()``: ``env.infos`` holds *every* seat's entry, so they are
+for the trainer's bookkeeping (which policy plays a seat, per-role returns), never a policy's
+input. A seat's own role is already in its observation (its own-team or own-agenda piece).
+
+**Illegal actions.** ``illegal_action="raise"`` (the default) raises a ``ValueError`` naming the
+action and the legal ones. ``"lose"`` follows PettingZoo's ``TerminateIllegalWrapper`` for
+checkers that step unmasked random actions (SB3's ``check_env``, RLlib's env pre-check): the game
+ends at once, every seat of the offending seat's team gets -1 and every other seat +1; in a
+two-team game the other team is the winner, in a free-for-all nobody is.
 """
 
 from __future__ import annotations
+
+import importlib
 
 import numpy as np
 from gymnasium import spaces
@@ -18,15 +34,35 @@ from .engine import (
 )
 
 OBSERVATION_HIGH = 2.0  # every observation piece is scaled into [0, 2]
+ILLEGAL_ACTION = ("raise", "lose")
+
+
+def game_hook(game: str, module: str, name: str):
+    """``envs.<game>.<module>.<name>`` if the game defines it, else ``None``: optional per-game
+    pieces (``spec.role_card``, ``render.public_action``) that a game adds when it has them."""
+    try:
+        return getattr(importlib.import_module(f"envs.{game}.{module}"), name, None)
+    except ModuleNotFoundError:
+        return None
 
 
 class RawEnv(AECEnv):
     """Agents ``player_0 .. player_{n-1}``; observations ``{"observation", "action_mask"}``."""
 
-    def __init__(self, game: GameDef, render_mode: str | None = None, **params):
+    def __init__(self, game: GameDef, render_mode: str | None = None,
+                 illegal_action: str = "raise", god_view: bool = False, **params):
+        """``god_view``: ``render()`` without a seat shows every hand and role; off by default in
+        ``human`` mode, where printing the table for a person at it must not give others away."""
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        if illegal_action not in ILLEGAL_ACTION:
+            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        if not isinstance(god_view, bool):
+            raise ValueError(f"god_view must be True or False, got {god_view!r}")
+        self.illegal_action = illegal_action
+        self.god_view = god_view
+        self._role_card = game_hook(game.spec.name, "spec", "role_card")
         self.game = game
         self.spec = game.spec
         self.params = game.spec.resolve(**params)
@@ -63,6 +99,7 @@ class RawEnv(AECEnv):
         self._trunc = np.zeros(1, np.bool_)
         self._winner = np.full(1, -1, np.int64)
         self._action = np.zeros(1, np.int64)
+        self._teams = np.zeros((1, n), np.int64)
         self._records = None
 
     def observation_space(self, agent):
@@ -100,7 +137,7 @@ class RawEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self._update_infos("")
         self.agent_selection = self.possible_agents[int(self._seat[0])]
 
     def observe(self, agent):
@@ -116,6 +153,23 @@ class RawEnv(AECEnv):
             obs = out[0]
             mask = np.zeros(self._mask.shape[1], np.int8)
         return {"observation": obs, "action_mask": mask}
+
+    def teams(self) -> dict[str, str]:
+        """Each agent's team as the game stands: privileged (hidden roles), for centralised
+        training and bookkeeping only, like ``state()``."""
+        self._require_reset("teams()")
+        self._k.teams(self._records, self._teams)
+        return {a: self.spec.teams[int(t)] for a, t in zip(self.possible_agents, self._teams[0])}
+
+    def _update_infos(self, winner: str) -> None:
+        teams = self.teams()
+        record = self._records[0]
+        self.infos = {
+            a: {"team": teams[a],
+                "role": self._role_card(record, i) if self._role_card else teams[a],
+                "winner": winner}
+            for i, a in enumerate(self.possible_agents)
+        }
 
     def state(self) -> np.ndarray:
         self._require_reset("state()")
@@ -139,6 +193,9 @@ class RawEnv(AECEnv):
         if not 0 <= a < self._mask.shape[1]:
             raise ValueError(f"{agent}: action {a} is out of range [0, {self._mask.shape[1]})")
         if not self._mask[0, a]:
+            if self.illegal_action == "lose":
+                self._lose(agent)
+                return
             legal = [self.spec.action_names[i] for i in np.flatnonzero(self._mask[0])]
             raise ValueError(
                 f"{agent}: action {a} ({self.spec.action_names[a]}) is illegal; legal: {legal}"
@@ -156,24 +213,39 @@ class RawEnv(AECEnv):
             done = self.terminations if self._term[0] else self.truncations
             for name in self.agents:
                 done[name] = True
-            self.infos = {a: {"winner": self._winner_name()} for a in self.agents}
+            w = int(self._winner[0])
+            self._update_infos(self.spec.teams[w] if self._term[0] and w >= 0 else "")
         else:
             self.agent_selection = self.possible_agents[int(self._seat[0])]
+            self._update_infos("")
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
-    def _winner_name(self) -> str | None:
-        w = int(self._winner[0])
-        return self.spec.teams[w] if w >= 0 else None
+    def _lose(self, agent: str) -> None:
+        """``illegal_action="lose"``: the game ends now and ``agent``'s team loses it."""
+        teams = self.teams()
+        losers = teams[agent]
+        others = {t for t in teams.values() if t != losers}
+        self._cumulative_rewards[agent] = 0.0
+        for name in self.agents:
+            self.rewards[name] = -1.0 if teams[name] == losers else 1.0
+            self.terminations[name] = True
+        self._term[0] = True
+        self._update_infos(others.pop() if len(self.spec.teams) == 2 and others else "")
+        self._accumulate_rewards()
 
     def render(self, seat: int | None = None) -> str | None:
-        """The whole table, or what ``seat`` sees; ``human`` mode prints it."""
+        """What ``seat`` sees, or the whole table. ``human`` mode prints it, and without a seat
+        shows the deciding seat's view unless the env was made with ``god_view=True``: a
+        picture printed for a person at the table must not show the other hands."""
         if self.render_mode is None:
             return None
         self._require_reset("render()")
         if seat is not None:
             seat = integer(seat, "seat", 0, len(self.possible_agents) - 1)
+        elif self.render_mode == "human" and not self.god_view:
+            seat = self._index[self.agent_selection]
         text = self.game.render(self._records[0], seat)
         if self.render_mode == "human":
             print(text)
@@ -209,7 +281,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 
 def make_env(game: GameDef, render_mode: str | None = None, **params):
-    """The raw env behind PettingZoo's guard against out-of-order calls. PettingZoo's
+    """``params``: the game's, and ``RawEnv``'s ``illegal_action`` and ``god_view``. The raw env behind PettingZoo's guard against out-of-order calls. PettingZoo's
     ``AssertOutOfBoundsWrapper`` is left out: ``RawEnv.step`` already rejects a bad action with a
     ``ValueError`` that names it (an ``assert`` vanishes under ``python -O``), and every wrapper
     layer costs a Python attribute lookup on each of the dozen attributes a step touches."""

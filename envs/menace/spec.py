@@ -168,3 +168,11 @@ SPEC = GameSpec(
     teams=("crew", "menace"),
     doc="The Menace Among Us: hidden agendas aboard a failing ship; Oxygen against Energy.",
 )
+
+
+def role_card(s, seat: int) -> str:
+    """The agenda card ``seat`` was dealt: its role card, which its own observation shows it
+    (``own_agenda``); the AEC env reports it as ``infos[agent]["role"]`` for trainers."""
+    from .cards import AGENDA_NAMES
+
+    return AGENDA_NAMES[int(s["agenda"][seat])]
