@@ -1,4 +1,10 @@
-"""A person plays one seat at the terminal; every other seat is played by a named policy."""
+"""A person plays one seat at the terminal; every other seat is played by a named policy.
+
+The person sees only what a player at that seat would: their own view (``render(seat)``) and
+the other seats' actions as they look across the table, from the game's
+``render.public_action(record, seat, action, viewer)`` (face-down cards and secret ballots
+hidden until revealed), printed as ``player_N: <text>`` with ``record`` the table before the
+action. A game without that hook shows only who acted."""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ from agents.checkpoint import load_checkpoint
 from agents.human import HumanPolicy
 from agents.neural import load_policy
 from agents.policy import Policy, choose
+from envs.core.aec import game_hook
 
 
 def opponent_policies(
@@ -67,6 +74,7 @@ def play(
         raise ValueError(f"seat must be in [0, {vec.num_players}), got {seat}")
     others = opponent_policies(opponents, vec.spec, vec.params, seed)
     human = HumanPolicy(vec.spec.action_names, lambda: vec.render(0, seat), read=read)
+    public_action = game_hook(game, "render", "public_action") or _who_acted
     team = vec.spec.teams[vec.teams()[0, seat]]
     print(f"You are player_{seat} ({team}).")
     while True:
@@ -77,10 +85,16 @@ def play(
             policy = others[vec.spec.teams[vec.teams()[0, deciding]]]
         who = np.array([[0, deciding]])  # game slot 0, the seat to decide
         action = choose(policy, vec.observation, vec.action_mask, who)
+        before = vec.records[0].copy()  # the table the action was taken at
         rewards, terminated, truncated = vec.step(action)  # refuses an illegal one first
         if policy is not human:
-            print(f"player_{deciding}: {vec.spec.action_names[action[0]]}")
+            print(f"player_{deciding}: {public_action(before, int(deciding), int(action[0]), seat)}")
         if terminated[0] or truncated[0]:
             outcome = "a draw" if truncated[0] else f"{vec.spec.teams[vec.winner[0]]} wins"
             print(f"Game over: {outcome}. Your reward: {rewards[0, seat]:+.0f}")
             return float(rewards[0, seat])
+
+
+def _who_acted(record, seat: int, action: int, viewer: int) -> str:
+    """For a game without ``render.public_action``: that the seat acted, never what it did."""
+    return "acts"
