@@ -45,6 +45,7 @@ import envs
 from agents.policy import choose
 
 from .entrants import free_for_all, resolve, roles
+from .progress import bar
 
 EPS = 1e-6
 
@@ -183,6 +184,7 @@ def collect(game: str, policies: dict, scored: set, games: int, seed: int = 0,
             max_rows: int = 60_000, slots: int = 256, **params) -> Observed:
     """Play games ``0 .. games-1``; keep (at most ``max_rows``, an even sample) the decisions
     of seats whose team is in ``scored``, with the policy's beliefs where it has them."""
+    progress = bar(games, "beliefs")  # before make_vec: a first run compiles there
     vec = envs.make_vec(game, min(slots, games), seed=seed, **params)
     spec, P = vec.spec, vec.num_players
     B = vec.num_envs
@@ -242,6 +244,7 @@ def collect(game: str, policies: dict, scored: set, games: int, seed: int = 0,
             if ended.size:
                 policy.game_over(ended)
         done = ended[game_of[ended] >= 0]
+        progress.update(done.size)
         decision[ended] = 0
         game_of[ended] = -1
         refill = done[: max(0, games - next_game)]
@@ -250,6 +253,7 @@ def collect(game: str, policies: dict, scored: set, games: int, seed: int = 0,
             vec.deal(refill, numbers)
             game_of[refill] = numbers
             next_game += refill.size
+    progress.close()
     if not parts["game"]:
         raise ValueError(f"no decisions of {sorted(scored)} in {games} games")
     cat = {k: np.concatenate(v) if v else None for k, v in parts.items()}

@@ -162,6 +162,8 @@ def _describe_games(sub) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = _Parser(prog="hiddendeck", description=__doc__)
     parser.add_argument("--version", action="version", version=f"hiddendeck {_version()}")
+    parser.add_argument("--quiet", dest="no_progress", action="store_true",
+                        help="no progress bars (hiddendeck --quiet COMMAND ...)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     bench = sub.add_parser("bench", help="engine speed: batched vs AEC agent-steps/s",
@@ -232,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     _describe_games(sub)
     try:
         args = parser.parse_args(argv)
+        from .progress import set_quiet
+
+        set_quiet(args.no_progress)
         return args.run(args)
     except KeyboardInterrupt:
         print("\nhiddendeck: interrupted", file=sys.stderr)

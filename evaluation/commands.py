@@ -87,7 +87,7 @@ def cmd_tournament(args) -> int:
 
     table = run_tournament(
         args.game, args.policies, args.games, db=args.db, seed=args.seed, workers=args.workers,
-        ray_address=args.ray, progress=not args.json, **_game_params(args),
+        ray_address=args.ray, **_game_params(args),
     )
     print(json.dumps(table.as_dict()) if args.json else table.format())
     return 0

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Iterator
 
+from envs.core.jit import announce_first_compile
+
 from .harness import Batch, GameLog, play_batch
+from .progress import bar
 
 
 def _one_thread() -> None:
@@ -21,6 +25,12 @@ def _one_thread() -> None:
 
     numba.set_num_threads(1)
     torch.set_num_threads(1)
+
+
+def _quiet_worker() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the parent alone answers it (one
+    line, ``hiddendeck: interrupted``) and ends the pool; a worker's traceback would be noise."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _play_in_worker(batch: Batch) -> GameLog:
@@ -38,20 +48,26 @@ def run_batches(
     workers: int | None = None,
     ray_address: str | None = None,
     on_done: Callable[[Batch, GameLog], None] | None = None,
+    desc: str = "games",
 ) -> list[GameLog]:
     """Play every batch; ``on_done(batch, log)`` is called in batch order as results arrive
-    (a tournament stores each there, so an interruption loses only the batches in flight)."""
+    (a tournament stores each there, so an interruption loses only the batches in flight).
+    A progress bar named ``desc`` counts the games (``evaluation.progress``)."""
     logs = []
-    for batch, log in zip(batches, _results(batches, workers, ray_address)):
-        if on_done is not None:
-            on_done(batch, log)
-        logs.append(log)
+    with bar(sum(b.stop - b.start for b in batches), desc) as progress:
+        for batch, log in zip(batches, _results(batches, workers, ray_address)):
+            if on_done is not None:
+                on_done(batch, log)
+            logs.append(log)
+            progress.update(batch.stop - batch.start)
     return logs
 
 
 def _results(batches, workers, ray_address) -> Iterator[GameLog]:
     if not batches:
         return
+    for game in {b.game for b in batches}:  # workers compile, but only this process may say so
+        announce_first_compile(game)
     if ray_address is not None:
         yield from _on_ray(batches, ray_address)
         return
@@ -63,7 +79,7 @@ def _results(batches, workers, ray_address) -> Iterator[GameLog]:
         return
     # spawn, not fork: a parent that has run torch's OpenMP threads cannot safely fork
     context = multiprocessing.get_context("spawn")
-    with context.Pool(min(workers, len(batches))) as pool:
+    with context.Pool(min(workers, len(batches)), initializer=_quiet_worker) as pool:
         yield from pool.imap(_play_in_worker, batches)
 
 

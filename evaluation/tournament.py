@@ -25,7 +25,6 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -348,7 +347,6 @@ def run_tournament(
     seed: int = 0,
     workers: int | None = None,
     ray_address: str | None = None,
-    progress: bool = False,
     batch_games: int = BATCH_GAMES,
     slots: int = SLOTS,
     **params,
@@ -377,19 +375,12 @@ def run_tournament(
         for sides in pairings:
             pid = results.pairing_id(tuple(e.label for e in sides), seed)
             batches += missing_batches(results, pid, sides, seed, games)
-        total = len(batches)
-
-        done = [0]
 
         def store(batch: Batch, log: GameLog) -> None:
             results.store_batch(batch.tag, log)
-            done[0] += 1
-            if progress:
-                print(f"\r{done[0]}/{total} batches", end="", file=sys.stderr, flush=True)
 
-        run_batches(batches, workers=workers, ray_address=ray_address, on_done=store)
-        if progress and total:
-            print(file=sys.stderr)
+        run_batches(batches, workers=workers, ray_address=ray_address, on_done=store,
+                    desc=f"tournament {game}")
         return rate(results)
     finally:
         results.close()

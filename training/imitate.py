@@ -22,7 +22,7 @@ from agents.policy import Policy, choose
 def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: np.ndarray,
             models, optimizers, num_steps: int, decisions: int, num_minibatches: int,
             max_grad_norm: float, epochs: int = 1, deadline: float | None = None,
-            rng: np.random.Generator | None = None) -> dict[int, float]:
+            rng: np.random.Generator | None = None, progress: bool = False) -> dict[int, float]:
     """Fit each trained group's actor to the teachers' choices (cross-entropy through the one
     masked distribution), online: ``num_steps`` batched steps of games the teachers play (each
     game one teacher on every seat, drawn with ``rng`` when the game is dealt; fixed teams by
@@ -30,7 +30,9 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
     seat's) have been played, or ``time.perf_counter()`` passes ``deadline``. Returns each
     trained group's last epoch's mean loss, ``{group: cross-entropy}``: the teams fit apart, and
     a minority team (the Among Us impostor decides 1 in 6 times at 6 players) can lag far behind
-    the majority's fit."""
+    the majority's fit. ``progress``: a bar of the decisions played (``evaluation.progress``)."""
+    from evaluation.progress import bar
+
     B, T = env.num_envs, num_steps
     if len(teachers) > 1 and rng is None:
         raise ValueError("several teachers need an rng to deal their games")
@@ -39,9 +41,12 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
     playing = np.zeros(B, np.int64) if len(teachers) == 1 else rng.integers(len(teachers), size=B)
     learners = [g for g in range(len(models)) if g not in fixed]
     losses: dict[int, float] = {}
-    for _ in range(max(1, decisions // (B * T))):
+    rounds = max(1, decisions // (B * T))
+    shown = bar(rounds * B * T, "imitation warm start", unit="decision", show=progress)
+    for _ in range(rounds):
         if deadline is not None and time.perf_counter() > deadline and losses:
             break
+        shown.update(B * T)
         seen = {g: ([], [], []) for g in learners}
         for _ in range(T):
             group = team_group[env.teams()[rows, env.current_seat]]
@@ -77,4 +82,5 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                     optimizers[g].step()
                     epoch.append(loss.item())
             losses[g] = float(np.mean(epoch))
+    shown.close()
     return losses

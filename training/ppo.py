@@ -645,7 +645,8 @@ def warm_start(run: Run, args: Args, run_start: float) -> int:
     losses = imitate(run.env, run.warm_start_players, run.fixed_players, run.team_group,
                      [run.models[g] for g in main], [run.optimizers[g] for g in main],
                      args.num_steps, args.imitation_steps, 2 * args.num_minibatches,
-                     args.max_grad_norm, args.imitation_epochs, deadline, run.rng)
+                     args.max_grad_norm, args.imitation_epochs, deadline, run.rng,
+                     progress=args.progress)
     run.env.reset()
     for g, team in run.exploiters.items():  # each exploiter starts from its team's clone
         run.exploiter_start[g] = _copy_state(run.models[int(run.team_group[team])])

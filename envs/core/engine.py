@@ -30,7 +30,7 @@ from typing import Callable
 import numba
 import numpy as np
 
-from .jit import ON_TBB, inline, njit
+from .jit import ON_TBB, announce_first_compile, inline, njit
 from .limits import check_records
 from .rng import game_key
 from .spec import GameSpec
@@ -146,6 +146,7 @@ _KERNELS: dict[str, Kernels] = {}
 
 def kernels_for(game: GameDef) -> Kernels:
     if game.spec.name not in _KERNELS:
+        announce_first_compile(game.spec.name)
         _KERNELS[game.spec.name] = Kernels(game)
     return _KERNELS[game.spec.name]
 

@@ -49,6 +49,25 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
     numba.config.CACHE_DIR = _cache_dir()
 
 
+_ANNOUNCED: set[str] = set()
+
+
+def announce_first_compile(game: str) -> None:
+    """One line on stderr when ``game``'s rules have no compiled build in the cache yet: the
+    first run after an install or an edit compiles for up to a minute, and would otherwise look
+    hung. Said once per game by the main process only (workers compile the same kernels at the
+    same time; ``evaluation.runner`` says it for them)."""
+    import multiprocessing
+
+    if (numba.config.DISABLE_JIT or multiprocessing.parent_process() is not None
+            or game in _ANNOUNCED):
+        return
+    _ANNOUNCED.add(game)
+    if not any(Path(numba.config.CACHE_DIR).glob(f"{game}_*/*.nbi")):
+        print(f"hiddendeck: compiling {game}'s rules for this checkout, once (up to a minute; "
+              "cached for later runs)", file=sys.stderr, flush=True)
+
+
 def _heal_cache() -> None:
     """A corrupt cache entry (a file cut short by a full disk or a killed process, a flipped
     byte) makes numba's loader raise an unpickling error in every later process, with no hint

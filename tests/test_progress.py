@@ -1,0 +1,66 @@
+"""Long work shows a progress bar with rate and ETA at once; ``--quiet`` silences it; Ctrl-C
+ends every worker with one line."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from evaluation import progress
+from evaluation.harness import Batch
+from evaluation.runner import run_batches
+
+AMONGUS = {"num_players": 4, "max_rounds": 30}
+
+
+def _batches(n=2):
+    import envs
+    from evaluation.entrants import resolve
+
+    spec = envs.registry["amongus"]
+    params = spec.resolve(**AMONGUS)
+    sides = (resolve("random", spec, params), resolve("random", spec, params))
+    return [Batch("amongus", params, sides, 0, 8 * i, 8 * i + 8, slots=8) for i in range(n)]
+
+
+def test_a_bar_is_drawn_as_soon_as_it_is_made(capsys):
+    progress.bar(10, "games").close()
+    assert "0/10" in capsys.readouterr().err
+
+
+def test_run_batches_counts_games_with_a_rate(capsys):
+    run_batches(_batches(), workers=1)
+    err = capsys.readouterr().err
+    assert "16/16" in err and "game/s" in err
+
+
+def test_quiet_turns_every_bar_off(capsys):
+    progress.set_quiet(True)
+    try:
+        run_batches(_batches(), workers=1)
+    finally:
+        progress.set_quiet(False)
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_ends_every_worker_with_one_line():
+    command = [sys.executable, "-m", "evaluation.cli", "eval", "amongus", "--crew", "random",
+               "--impostor", "random", "--players", "4", "--games", "200000", "--workers", "2",
+               "--json"]
+    proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            start_new_session=True, text=True)
+    start = time.monotonic()
+    seen = ""
+    while "game/s" not in seen and time.monotonic() - start < 120:  # past the first batch
+        seen += proc.stderr.read(1)
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
+    rest = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130
+    assert "Traceback" not in seen + rest
+    assert [line for line in rest.splitlines() if "hiddendeck:" in line] == [
+        "hiddendeck: interrupted"]
