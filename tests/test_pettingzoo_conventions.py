@@ -33,19 +33,20 @@ def test_infos_carry_team_role_and_winner_with_the_same_keys_at_every_step(name)
             if info is None:  # removed after the game ended
                 continue
             assert set(info) == INFO_KEYS
-            assert all(isinstance(v, str) for v in info.values())
-            assert info["team"] == teams[agent]
+            assert all(type(v) is int for v in info.values())
+            assert env.unwrapped.spec.teams[info["team"]] == teams[agent]
             seen.append(info["winner"])
 
     _random_game(env, 3, check)
-    assert seen[0] == ""  # set from reset on
+    assert seen[0] == -1  # set from reset on
 
 
 def test_a_menace_role_is_the_agenda_card_dealt():
     env = menace_v4.env(num_players=6)
     env.reset(seed=5)
     for i, agent in enumerate(env.possible_agents):
-        assert env.infos[agent]["role"] == AGENDA_NAMES[int(env.unwrapped._records[0]["agenda"][i])]
+        role = env.unwrapped.role_names[env.infos[agent]["role"]]
+        assert role == AGENDA_NAMES[int(env.unwrapped._records[0]["agenda"][i])]
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
@@ -58,12 +59,13 @@ def test_each_seats_observation_already_tells_it_its_own_role(name):
         for agent in env.possible_agents:
             own = pieces.split(env.observe(agent)["observation"])
             info = env.infos[agent]
+            team = env.unwrapped.spec.teams[info["team"]]
             if name == "menace":
-                assert AGENDA_NAMES[int(own["own_agenda"].argmax())] == info["role"]
+                assert int(own["own_agenda"].argmax()) == info["role"]
             elif name == "amongus":
-                assert bool(own["is_impostor"][0]) == (info["team"] == "impostor")
+                assert bool(own["is_impostor"][0]) == (team == "impostor")
             else:  # free-for-all: every seat is its own side
-                assert info["team"] == agent
+                assert team == agent
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))
@@ -77,9 +79,10 @@ def test_illegal_action_lose_ends_the_game_and_the_offenders_team_loses(name):
     assert all(env.terminations.values())
     for other in env.possible_agents:
         assert env.rewards[other] == (-1.0 if teams[other] == teams[agent] else 1.0)
+    teams_of_game = env.unwrapped.spec.teams
     winner = env.infos[agent]["winner"]
-    assert winner == ("" if name == "maniacal" else next(
-        t for t in env.unwrapped.spec.teams if t != teams[agent]))
+    assert winner == (-1 if name == "maniacal" else next(
+        i for i, t in enumerate(teams_of_game) if t != teams[agent]))
 
 
 def test_illegal_action_raise_is_the_default():

@@ -5,10 +5,12 @@ the same game here as game 0 of ``make_vec(..., seed=seed)``, and a later ``rese
 seed deals the next game of the same random stream, as the batched engine's auto-reset does.
 
 **Roles for trainers.** ``infos[agent]`` holds, from ``reset`` on and with the same keys at every
-step, ``team`` (the seat's team as the game stands: a Menace Coward may change sides), ``role``
-(its role card where the game deals one, e.g. a Menace agenda; else its team) and ``winner``
-(the winning team once a game is won, else ``""``). ``env.teams()`` gives every seat's team at
-once. Both are privileged, like ``state()``: ``env.infos`` holds *every* seat's entry, so they are
+step, integers: ``team`` (index into ``spec.teams``, the seat's team as the game stands: a Menace
+Coward may change sides), ``role`` (index into ``env.role_names``: its role card where the game
+deals one, e.g. a Menace agenda, else its team) and ``winner`` (the winning team's index once a
+game is won, else -1). Numbers, not names: TorchRL turns every info value into a tensor, and
+Tianshou refuses a column that is missing or ``None`` at some steps. ``env.teams()`` gives every
+seat's team by name at once. Both are privileged, like ``state()``: ``env.infos`` holds *every* seat's entry, so they are
 for the trainer's bookkeeping (which policy plays a seat, per-role returns), never a policy's
 input. A seat's own role is already in its observation (its own-team or own-agenda piece).
 
@@ -63,6 +65,8 @@ class RawEnv(AECEnv):
         self.illegal_action = illegal_action
         self.god_view = god_view
         self._role_card = game_hook(game.spec.name, "spec", "role_card")
+        self.role_names = (game_hook(game.spec.name, "spec", "ROLE_CARDS") if self._role_card
+                           else game.spec.teams)
         self.game = game
         self.spec = game.spec
         self.params = game.spec.resolve(**params)
@@ -137,7 +141,7 @@ class RawEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self._update_infos("")
+        self._update_infos(-1)
         self.agent_selection = self.possible_agents[int(self._seat[0])]
 
     def observe(self, agent):
@@ -161,14 +165,14 @@ class RawEnv(AECEnv):
         self._k.teams(self._records, self._teams)
         return {a: self.spec.teams[int(t)] for a, t in zip(self.possible_agents, self._teams[0])}
 
-    def _update_infos(self, winner: str) -> None:
-        teams = self.teams()
+    def _update_infos(self, winner: int) -> None:
+        self._k.teams(self._records, self._teams)
         record = self._records[0]
         self.infos = {
-            a: {"team": teams[a],
-                "role": self._role_card(record, i) if self._role_card else teams[a],
+            a: {"team": int(t),
+                "role": int(self._role_card(record, i)) if self._role_card else int(t),
                 "winner": winner}
-            for i, a in enumerate(self.possible_agents)
+            for i, (a, t) in enumerate(zip(self.possible_agents, self._teams[0]))
         }
 
     def state(self) -> np.ndarray:
@@ -213,11 +217,10 @@ class RawEnv(AECEnv):
             done = self.terminations if self._term[0] else self.truncations
             for name in self.agents:
                 done[name] = True
-            w = int(self._winner[0])
-            self._update_infos(self.spec.teams[w] if self._term[0] and w >= 0 else "")
+            self._update_infos(int(self._winner[0]) if self._term[0] else -1)
         else:
             self.agent_selection = self.possible_agents[int(self._seat[0])]
-            self._update_infos("")
+            self._update_infos(-1)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -226,13 +229,13 @@ class RawEnv(AECEnv):
         """``illegal_action="lose"``: the game ends now and ``agent``'s team loses it."""
         teams = self.teams()
         losers = teams[agent]
-        others = {t for t in teams.values() if t != losers}
         self._cumulative_rewards[agent] = 0.0
         for name in self.agents:
             self.rewards[name] = -1.0 if teams[name] == losers else 1.0
             self.terminations[name] = True
         self._term[0] = True
-        self._update_infos(others.pop() if len(self.spec.teams) == 2 and others else "")
+        two = len(self.spec.teams) == 2
+        self._update_infos(1 - self.spec.teams.index(losers) if two else -1)
         self._accumulate_rewards()
 
     def render(self, seat: int | None = None) -> str | None:

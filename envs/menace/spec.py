@@ -2,7 +2,7 @@
 
 from ..core.spec import GameSpec, Layout, Param, Piece
 from .actions import ACTION_NAMES, MAX_PLAYERS
-from .cards import N_ABILITIES, N_AGENDAS, N_CARD_TYPES, N_CHARACTERS, N_WOUNDS
+from .cards import AGENDA_NAMES, N_ABILITIES, N_AGENDAS, N_CARD_TYPES, N_CHARACTERS, N_WOUNDS
 
 MIN_PLAYERS = 4
 MAX_HISTORY_ROUNDS = 8  # the most past rounds an observation may show (`history_rounds`)
@@ -170,9 +170,11 @@ SPEC = GameSpec(
 )
 
 
-def role_card(s, seat: int) -> str:
-    """The agenda card ``seat`` was dealt: its role card, which its own observation shows it
-    (``own_agenda``); the AEC env reports it as ``infos[agent]["role"]`` for trainers."""
-    from .cards import AGENDA_NAMES
+def role_card(s, seat: int) -> int:
+    """The agenda card ``seat`` was dealt (index into ``ROLE_CARDS``): its role card, which its
+    own observation shows it (``own_agenda``); the AEC env reports it as
+    ``infos[agent]["role"]`` for trainers."""
+    return int(s["agenda"][seat])
 
-    return AGENDA_NAMES[int(s["agenda"][seat])]
+
+ROLE_CARDS = AGENDA_NAMES

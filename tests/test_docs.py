@@ -1,0 +1,64 @@
+"""Docs that run: every fenced block marked ``<!-- docs-test -->`` in the README and docs/*.md
+is executed, line by line, at the small sizes the marker names
+(``<!-- docs-test: --games 2000 -> --games 16; ... -->``). ``hiddendeck`` runs this checkout's
+CLI; ``step_N`` is the newest checkpoint of that run directory; a command that waits for a
+person (``play``, ``replay``) gets the first legal move, or Enter, at every prompt."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+MARKER = re.compile(r"<!-- docs-test(?::(?P<subs>.*?))? -->\n```(?:sh|bash)\n(?P<body>.*?)```",
+                    re.S)
+
+
+def runnable_blocks() -> list[tuple[str, list[str]]]:
+    """``(where, commands)`` of every marked block, the marker's substitutions applied."""
+    found = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = path.read_text()
+        for k, m in enumerate(MARKER.finditer(text)):
+            subs = [part.split("->") for part in (m["subs"] or "").split(";") if part.strip()]
+            commands = []
+            for line in m["body"].splitlines():
+                command = line.split("  #")[0].strip()
+                for old, new in subs:
+                    command = command.replace(old.strip(), new.strip())
+                if command:
+                    commands.append(command)
+            found.append((f"{path.relative_to(ROOT)}#{k}", commands))
+    return found
+
+
+def _newest_step(command: str, cwd: Path) -> str:
+    def newest(m: re.Match) -> str:
+        steps = sorted((cwd / m[1] / "checkpoints").glob("step_*"))
+        assert steps, f"no checkpoint under {m[1]} for {command!r}"
+        return str(steps[-1].relative_to(cwd))
+    return re.sub(r"([^\s,@=]+)/checkpoints/step_N", newest, command)
+
+
+BLOCKS = runnable_blocks()
+
+
+def test_the_readme_has_a_runnable_block():
+    assert any(where.startswith("README.md") for where, _ in BLOCKS)
+
+
+@pytest.mark.parametrize("where,commands", BLOCKS, ids=[w for w, _ in BLOCKS])
+def test_documented_commands_run(where, commands, tmp_path):
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    env = {**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg"}
+    cli = f"{sys.executable} -m evaluation.cli"
+    for command in commands:
+        line = _newest_step(re.sub(r"^hiddendeck\b", cli, command), tmp_path)
+        done = subprocess.run(line, shell=True, cwd=tmp_path, env=env, input="0\n" * 20_000,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, f"{where}: {command}\n{done.stderr[-2000:]}"
