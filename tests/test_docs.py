@@ -48,6 +48,18 @@ def _newest_step(command: str, cwd: Path) -> str:
 BLOCKS = runnable_blocks()
 
 
+def test_the_readme_names_each_games_version_as_the_registry_does():
+    """The one place versions are named (the README's first lines) follows the code."""
+    import envs
+
+    head = (ROOT / "README.md").read_text().split("---")[0]
+    named = dict(re.findall(r"\(`(\w+)`,\s+version (\d+)", head))
+    modules = dict(re.findall(r"`envs\.(\w+)_v(\d+)`", head))
+    for name, spec in envs.registry.items():
+        assert named.get(name) == str(spec.version), f"README names {name} v{named.get(name)}"
+        assert modules.get(name) == str(spec.version), f"README names envs.{name}_v{modules.get(name)}"
+
+
 def test_the_readme_has_a_runnable_block():
     assert any(where.startswith("README.md") for where, _ in BLOCKS)
 
