@@ -4,8 +4,14 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The outside-library examples (RLlib, TorchRL, Tianshou) get a venv of their own: RLlib pins an
+# older gymnasium than the main install. `make test` runs them there too (about 50 s more of
+# install on a warm pip cache, 20 s of tests).
+IVENV := .venv-integrations
+IPY := $(IVENV)/bin/python
+ISTAMP := $(IVENV)/.installed
 
-.PHONY: setup demo test bench clean
+.PHONY: setup demo test test-integrations bench clean
 
 setup: $(STAMP)
 
@@ -16,14 +22,24 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e ".[dev]"
 	touch $(STAMP)
 
+$(ISTAMP): pyproject.toml
+	$(PYTHON) -m venv $(IVENV)
+	$(IPY) -m pip install -q --upgrade pip
+	$(IPY) -m pip install -q torch==2.13.0
+	$(IPY) -m pip install -q -e ".[dev,integrations]"
+	touch $(ISTAMP)
+
 demo: $(STAMP)
 	$(VENV)/bin/hiddendeck demo
 
-test: $(STAMP)
+test: $(STAMP) test-integrations
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+test-integrations: $(ISTAMP)
+	$(IPY) -m pytest -q tests/test_examples.py tests/test_pettingzoo_conventions.py
 
 bench: $(STAMP)
 	$(VENV)/bin/hiddendeck bench amongus
 
 clean:
-	rm -rf $(VENV) $${XDG_CACHE_HOME:-$$HOME/.cache}/hiddendeck
+	rm -rf $(VENV) $(IVENV) $${XDG_CACHE_HOME:-$$HOME/.cache}/hiddendeck

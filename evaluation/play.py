@@ -88,7 +88,8 @@ def play(
         before = vec.records[0].copy()  # the table the action was taken at
         rewards, terminated, truncated = vec.step(action)  # refuses an illegal one first
         if policy is not human:
-            print(f"player_{deciding}: {public_action(before, int(deciding), int(action[0]), seat)}")
+            seen = public_action(before, int(deciding), int(action[0]), seat)
+            print(f"player_{deciding}: {seen}")
         if terminated[0] or truncated[0]:
             outcome = "a draw" if truncated[0] else f"{vec.spec.teams[vec.winner[0]]} wins"
             print(f"Game over: {outcome}. Your reward: {rewards[0, seat]:+.0f}")

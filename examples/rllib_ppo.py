@@ -4,7 +4,7 @@ so the env names each agent by its role as the deal gives it, read from ``infos[
 env pre-check stays on: ``illegal_action="lose"`` lets its unmasked random step end a game
 instead of raising.
 
-    python examples/rllib_ppo.py --iterations 5
+    python -m examples.rllib_ppo --iterations 5
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 bot, and which seats are ours is read from ``infos[agent]["team"]`` at each decision (a seat's
 team changes with every deal; the env reports it to the trainer, never to the policy).
 
-    python examples/sb3_aec.py --steps 20000
+    python -m examples.sb3_aec --steps 20000
 
-The other route, ``training.sb3.TeamEnv`` over the batched engine, is ``examples/sb3_team.py``.
+The other route, ``training.sb3.TeamEnv`` over the batched engine, is ``examples.sb3_team``.
 """
 
 from __future__ import annotations

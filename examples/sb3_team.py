@@ -1,7 +1,7 @@
 """SB3 MaskablePPO through ``training.sb3``: each role in turn learns against the scripted bots
-of the other, over the batched engine (much faster than the AEC route, ``examples/sb3_aec.py``).
+of the other, over the batched engine (much faster than the AEC route, ``examples.sb3_aec``).
 
-    python examples/sb3_team.py --steps 20000
+    python -m examples.sb3_team --steps 20000
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ deciding seat's ``infos`` entry to the policy; the keys are the same at every st
 buffer takes them as they are). Here each role's policy is Tianshou's masked random player; any
 Tianshou policy of a role goes in its place.
 
-    python examples/tianshou_roles.py --episodes 20
+    python -m examples.tianshou_roles --episodes 20
 """
 
 from __future__ import annotations

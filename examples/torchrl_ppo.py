@@ -3,7 +3,7 @@ wrapper of ours). Every seat is in one TorchRL group; which role's network acts 
 read from ``("agents", "info", "team")``, the env's per-seat ``infos`` that TorchRL carries as
 tensors (bookkeeping for the trainer; the networks see only the observation and mask).
 
-    python examples/torchrl_ppo.py --iterations 5
+    python -m examples.torchrl_ppo --iterations 5
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def test_the_readme_names_each_games_version_as_the_registry_does():
     modules = dict(re.findall(r"`envs\.(\w+)_v(\d+)`", head))
     for name, spec in envs.registry.items():
         assert named.get(name) == str(spec.version), f"README names {name} v{named.get(name)}"
-        assert modules.get(name) == str(spec.version), f"README names envs.{name}_v{modules.get(name)}"
+        assert modules.get(name) == str(spec.version), f"README names envs.{name}_v{modules[name]}"
 
 
 def test_the_readme_has_a_runnable_block():

@@ -102,9 +102,9 @@ def test_sb3_check_env_passes_on_the_aec_env_with_illegal_action_lose():
     """SB3's checker steps unmasked random actions; with "lose" a game simply ends."""
     from stable_baselines3.common.env_checker import check_env
 
-    from training.sb3 import TeamEnv
-    from agents import make_policy
     import envs
+    from agents import make_policy
+    from training.sb3 import TeamEnv
 
     vec = envs.make_vec("amongus", 1, num_players=5)
     heuristic = make_policy("heuristic", vec.spec, vec.params)

@@ -4,15 +4,16 @@ It runs the very kernels the batched engine runs (serial loop, no auto-reset), s
 the same game here as game 0 of ``make_vec(..., seed=seed)``, and a later ``reset()`` without a
 seed deals the next game of the same random stream, as the batched engine's auto-reset does.
 
-**Roles for trainers.** ``infos[agent]`` holds, from ``reset`` on and with the same keys at every
-step, integers: ``team`` (index into ``spec.teams``, the seat's team as the game stands: a Menace
-Coward may change sides), ``role`` (index into ``env.role_names``: its role card where the game
-deals one, e.g. a Menace agenda, else its team) and ``winner`` (the winning team's index once a
-game is won, else -1). Numbers, not names: TorchRL turns every info value into a tensor, and
-Tianshou refuses a column that is missing or ``None`` at some steps. ``env.teams()`` gives every
-seat's team by name at once. Both are privileged, like ``state()``: ``env.infos`` holds *every* seat's entry, so they are
-for the trainer's bookkeeping (which policy plays a seat, per-role returns), never a policy's
-input. A seat's own role is already in its observation (its own-team or own-agenda piece).
+**Roles for trainers.** ``infos[agent]`` holds, from ``reset`` on and with the same keys at
+every step, integers: ``team`` (index into ``spec.teams``, the seat's team as the game stands: a
+Menace Coward may change sides), ``role`` (index into ``env.role_names``: its role card where
+the game deals one, e.g. a Menace agenda, else its team) and ``winner`` (the winning team's
+index once a game is won, else -1). Numbers, not names: TorchRL turns every info value into a
+tensor, and Tianshou refuses a column that is missing or ``None`` at some steps. ``env.teams()``
+gives every seat's team by name at once. Both are privileged, like ``state()``: ``env.infos``
+holds *every* seat's entry, so they are for the trainer's bookkeeping (which policy plays a
+seat, per-role returns), never a policy's input. A seat's own role is already in its observation
+(its own-team or own-agenda piece).
 
 **Illegal actions.** ``illegal_action="raise"`` (the default) raises a ``ValueError`` naming the
 action and the legal ones. ``"lose"`` follows PettingZoo's ``TerminateIllegalWrapper`` for
@@ -284,8 +285,9 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 
 def make_env(game: GameDef, render_mode: str | None = None, **params):
-    """``params``: the game's, and ``RawEnv``'s ``illegal_action`` and ``god_view``. The raw env behind PettingZoo's guard against out-of-order calls. PettingZoo's
-    ``AssertOutOfBoundsWrapper`` is left out: ``RawEnv.step`` already rejects a bad action with a
-    ``ValueError`` that names it (an ``assert`` vanishes under ``python -O``), and every wrapper
-    layer costs a Python attribute lookup on each of the dozen attributes a step touches."""
+    """The raw env behind PettingZoo's guard against out-of-order calls. PettingZoo's
+    ``AssertOutOfBoundsWrapper`` is left out: ``RawEnv.step`` already rejects a bad action with a ``ValueError`` that names it
+    (an ``assert`` vanishes under ``python -O``), and every wrapper layer costs a Python
+    attribute lookup on each of the dozen attributes a step touches. ``params``: the game's, and
+    ``RawEnv``'s ``illegal_action`` and ``god_view``."""
     return OrderEnforcing(RawEnv(game, render_mode=render_mode, **params))
