@@ -286,8 +286,8 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
 def make_env(game: GameDef, render_mode: str | None = None, **params):
     """The raw env behind PettingZoo's guard against out-of-order calls. PettingZoo's
-    ``AssertOutOfBoundsWrapper`` is left out: ``RawEnv.step`` already rejects a bad action with a ``ValueError`` that names it
-    (an ``assert`` vanishes under ``python -O``), and every wrapper layer costs a Python
-    attribute lookup on each of the dozen attributes a step touches. ``params``: the game's, and
-    ``RawEnv``'s ``illegal_action`` and ``god_view``."""
+    ``AssertOutOfBoundsWrapper`` is left out: ``RawEnv.step`` already rejects a bad action with
+    a ``ValueError`` that names it (an ``assert`` vanishes under ``python -O``), and every
+    wrapper layer costs a Python attribute lookup on each of the dozen attributes a step
+    touches. ``params``: the game's, and ``RawEnv``'s ``illegal_action`` and ``god_view``."""
     return OrderEnforcing(RawEnv(game, render_mode=render_mode, **params))
