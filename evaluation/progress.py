@@ -23,6 +23,11 @@ def set_quiet(quiet: bool) -> None:
     _quiet = bool(quiet)
 
 
+def enabled() -> bool:
+    """Whether progress is shown: for work that reports it its own way (the trainer's line)."""
+    return not _quiet
+
+
 def bar(total: int, desc: str, unit: str = "game", show: bool = True) -> tqdm:
     """A bar of ``total`` ``unit``s, drawn at once unless ``show`` is off or every bar is
     (``set_quiet``); ``update(n)`` as work is done, ``close()`` (or a ``with`` block) at the end."""
