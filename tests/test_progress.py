@@ -16,6 +16,18 @@ from evaluation.runner import run_batches
 AMONGUS = {"num_players": 4, "max_rounds": 30}
 
 
+@pytest.fixture(autouse=True)
+def shown(monkeypatch):
+    """Bars are drawn on a terminal; a captured stream needs them asked for."""
+    monkeypatch.setenv("HIDDENDECK_PROGRESS", "1")
+
+
+def test_no_bar_in_a_captured_stream_unless_asked(capsys, monkeypatch):
+    monkeypatch.delenv("HIDDENDECK_PROGRESS")
+    progress.bar(10, "games").close()
+    assert capsys.readouterr().err == ""
+
+
 def _batches(n=2):
     import envs
     from evaluation.entrants import resolve
@@ -52,7 +64,8 @@ def test_ctrl_c_ends_every_worker_with_one_line():
                "--impostor", "random", "--players", "4", "--games", "200000", "--workers", "2",
                "--json"]
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            start_new_session=True, text=True)
+                            start_new_session=True, text=True,
+                            env={**os.environ, "HIDDENDECK_PROGRESS": "1"})
     start = time.monotonic()
     seen = ""
     while "game/s" not in seen and time.monotonic() - start < 120:  # past the first batch
@@ -62,5 +75,5 @@ def test_ctrl_c_ends_every_worker_with_one_line():
     rest = proc.communicate(timeout=60)[1]
     assert proc.returncode == 130
     assert "Traceback" not in seen + rest
-    assert [line for line in rest.splitlines() if "hiddendeck:" in line] == [
-        "hiddendeck: interrupted"]
+    assert rest.count("hiddendeck: interrupted") == 1  # the parent's line, from no worker
+    assert rest.rstrip().endswith("hiddendeck: interrupted")

@@ -56,10 +56,12 @@ def announce_first_compile(game: str) -> None:
     """One line on stderr when ``game``'s rules have no compiled build in the cache yet: the
     first run after an install or an edit compiles for up to a minute, and would otherwise look
     hung. Said once per game by the main process only (workers compile the same kernels at the
-    same time; ``evaluation.runner`` says it for them)."""
+    same time; ``evaluation.runner`` says it for them), where progress is shown: on a terminal
+    or with ``HIDDENDECK_PROGRESS=1`` (``evaluation.progress``)."""
     import multiprocessing
 
-    if (numba.config.DISABLE_JIT or multiprocessing.parent_process() is not None
+    shown = os.environ.get("HIDDENDECK_PROGRESS") == "1" or sys.stderr.isatty()
+    if (not shown or numba.config.DISABLE_JIT or multiprocessing.parent_process() is not None
             or game in _ANNOUNCED):
         return
     _ANNOUNCED.add(game)
