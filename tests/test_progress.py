@@ -60,17 +60,17 @@ def test_quiet_turns_every_bar_off(capsys):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_ends_every_worker_with_one_line():
-    command = [sys.executable, "-m", "evaluation.cli", "eval", "amongus", "--crew", "random",
-               "--impostor", "random", "--players", "4", "--games", "200000", "--workers", "2",
+    command = [sys.executable, "-m", "evaluation.cli", "eval", "menace", "--crew", "heuristic",
+               "--menace", "heuristic", "--players", "5", "--games", "50000", "--workers", "2",
                "--json"]
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             start_new_session=True, text=True,
                             env={**os.environ, "HIDDENDECK_PROGRESS": "1"})
     start = time.monotonic()
     seen = ""
-    while "game/s" not in seen and time.monotonic() - start < 120:  # past the first batch
+    while "game/s" not in seen and time.monotonic() - start < 120:  # the bar is drawn
         seen += proc.stderr.read(1)
-    time.sleep(1.0)
+    time.sleep(3.0)  # the workers are up and playing
     os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole group
     rest = proc.communicate(timeout=60)[1]
     assert proc.returncode == 130
