@@ -3,6 +3,10 @@ wrapper of ours). Every seat is in one TorchRL group; which role's network acts 
 read from ``("agents", "info", "team")``, the env's per-seat ``infos`` that TorchRL carries as
 tensors (bookkeeping for the trainer; the networks see only the observation and mask).
 
+TorchRL's wrapper of a turn-based (AEC) game hands a step's reward only to the seat that moved,
+so at a game's end only the last mover gets its final reward. Every seat's outcome is restored
+here from the infos: the last mover's ``winner`` against each seat's ``team``.
+
     python -m examples.torchrl_ppo --iterations 5
 """
 
@@ -73,8 +77,16 @@ def main(iterations: int = 5, frames: int = 512, players: int = 5, seed: int = 0
     for _ in range(iterations):
         with torch.no_grad():
             rollout = env.rollout(frames, actor, break_when_any_done=False)
-            # each seat's done and reward as the value estimator wants them, per agent
             nxt = rollout["next"]
+            ended = nxt["done"].squeeze(-1)  # [T]
+            mover = rollout["agents", "mask"].float().argmax(-1)  # [T] the seat that moved
+            winner = nxt["agents", "info", "winner"].gather(-1, mover[:, None])  # [T, 1]
+            team = rollout["agents", "info", "team"]  # [T, P]
+            outcome = torch.where(team == winner, 1.0, -1.0) * (winner >= 0)  # a draw: 0
+            reward = nxt["agents", "reward"].squeeze(-1)
+            reward[ended] = outcome[ended]
+            nxt["agents", "reward"] = reward.unsqueeze(-1)
+            # each seat's done as the value estimator wants it, per agent
             for key in ("done", "terminated"):
                 nxt["agents", key] = nxt[key].unsqueeze(-2).expand(*nxt["agents", "reward"].shape)
             loss.value_estimator(rollout, params=loss.critic_network_params,
@@ -86,10 +98,8 @@ def main(iterations: int = 5, frames: int = 512, players: int = 5, seed: int = 0
         optim.zero_grad()
         total.backward()
         optim.step()
-        ended = nxt["done"].squeeze(-1)
         final = nxt["agents", "reward"][ended].squeeze(-1)  # [games, P]
-        team = rollout["agents", "info", "team"][ended]
-        crew.append(float(final[team == 0].mean()) if final.numel() else float("nan"))
+        crew.append(float(final[team[ended] == 0].mean()) if final.numel() else float("nan"))
     print(f"crew seats' mean final reward by iteration: {[round(c, 3) for c in crew]}")
     return crew
 
