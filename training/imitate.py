@@ -46,7 +46,6 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
     for _ in range(rounds):
         if deadline is not None and time.perf_counter() > deadline and losses:
             break
-        shown.update(B * T)
         seen = {g: ([], [], []) for g in learners}
         for _ in range(T):
             group = team_group[env.teams()[rows, env.current_seat]]
@@ -82,5 +81,6 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                     optimizers[g].step()
                     epoch.append(loss.item())
             losses[g] = float(np.mean(epoch))
+        shown.update(B * T)
     shown.close()
     return losses
