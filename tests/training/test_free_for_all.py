@@ -53,7 +53,7 @@ def test_a_free_for_all_run_writes_one_shared_checkpoint_that_plays_any_seat(ffa
                        num_players=4)
     assert result.games == 12
     table = run_tournament("maniacal", [str(paths["shared"]), "heuristic"], 2,
-                           db=tmp_path / "t.sqlite", workers=1, progress=False, num_players=4)
+                           db=tmp_path / "t.sqlite", workers=1, num_players=4)
     assert len(table.standings) == 2
 
 
