@@ -101,6 +101,7 @@ class AmongUsChain(ScriptedPolicy):
     """The immediate vote chain on the crew side, the heuristic impostor on the other."""
 
     name = "chain"
+    teams = ("crew",)  # a crew strategy: entered on the crew side only
     game = "amongus"
     decide_batch = _decide_batch
     strategy_for = ("crew",)

@@ -119,6 +119,7 @@ class MenaceDrain(ScriptedPolicy):
     """The audit's ability-drain Menace."""
 
     name = "drain"
+    teams = ("menace",)  # a menace strategy: entered on the menace side only
     game = "menace"
     decide_batch = _drain_batch
     strategy_for = ("menace",)

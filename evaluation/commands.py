@@ -159,11 +159,11 @@ def register(subparsers) -> None:
     p.set_defaults(run=cmd_eval)
 
     p = subparsers.add_parser(
-        "tournament", help="every policy in every role it can play; OpenSkill ratings",
+        "tournament", help="every policy in every role it can play; batch ratings with intervals",
         description="Every policy plays every role it can against every other policy on the "
         "same numbered deals; games are stored in a SQLite database keyed by game, version and "
         "parameters, so a tournament resumes where it stopped and grows with new entrants; "
-        "ratings are OpenSkill (Plackett-Luce), per role and overall.",
+        "ratings are batch Bradley-Terry fits (Plackett-Luce for free-for-all), per role and overall, with bootstrap intervals over deals.",
     )
     _common(p, games=500)
     p.add_argument("--policies", required=True, action="append", metavar="A,B,...",

@@ -3,7 +3,8 @@
 PATH may be an ``eval --out`` directory (its cross-play matrix and heatmap), a results
 database (every current context's leaderboard and pairings, with a ratings plot), or a
 directory holding any of these, ``beliefs --out`` results (scores and calibration plot) and a
-training run's TensorBoard logs (learning curves). Plots are PNG files written next to the page and linked from it.
+training run's held-out curves (``curves.png``) and TensorBoard self-play scalars. A database is
+only ever opened read-only. Plots are PNG files written next to the page and linked from it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import json
 import os
 import tempfile
 from pathlib import Path
+
+import numpy as np
 
 
 def _plt():
@@ -85,13 +88,15 @@ def _beliefs_section(directory: Path, base: Path) -> list[str]:
 
 def _ratings_plot(table, path: Path) -> None:
     plt = _plt()
-    labels = [s.label for s in table.standings][::-1]
-    mu = [s.mu for s in table.standings][::-1]
-    sigma = [s.sigma for s in table.standings][::-1]
+    standings = table.standings[::-1]
+    labels = [s.label for s in standings]
+    rating = np.array([s.rating for s in standings])
+    lo = np.array([s.interval[0] for s in standings])
+    hi = np.array([s.interval[1] for s in standings])
     fig, ax = plt.subplots(figsize=(6, 1 + 0.4 * len(labels)))
-    ax.errorbar(mu, range(len(labels)), xerr=[3 * s for s in sigma], fmt="o", capsize=3)
+    ax.errorbar(rating, range(len(labels)), xerr=[rating - lo, hi - rating], fmt="o", capsize=3)
     ax.set_yticks(range(len(labels)), labels)
-    ax.set_xlabel("OpenSkill mu (bars: ±3 sigma)")
+    ax.set_xlabel("rating (bars: bootstrap 95% over deals)")
     ax.set_title(f"{table.game} v{table.version}: overall ratings", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=120, format="png")
@@ -99,12 +104,19 @@ def _ratings_plot(table, path: Path) -> None:
 
 
 def _database_section(db: Path, base: Path, plots: list) -> list[str]:
+    """The database's leaderboards; each plot is named after the database, the game, its
+    version and its players, so several databases in one folder never share a figure."""
     from .tournament import open_table
 
     lines = []
-    for k, table in enumerate(open_table(db)):
+    for table in open_table(db):
         lines += [f"## Tournament: {table.game} v{table.version} ({db})", "", table.markdown()]
-        plot = base / f"ratings_{table.game}_{k}.png"
+        players = table.params.get("num_players", "")
+        plot = base / f"ratings_{db.stem}_{table.game}_v{table.version}_{players}p.png"
+        k = 1
+        while any(p == plot for p, _ in plots):
+            k += 1
+            plot = plot.with_name(f"{plot.stem.rsplit('#', 1)[0]}#{k}.png")
         plots.append((plot, lambda p, t=table: _ratings_plot(t, p)))
         lines += [f"![ratings]({plot.name})", ""]
     return lines
@@ -159,12 +171,19 @@ def build_report(path: str | Path, out: str | Path | None = None) -> tuple[Path,
         lines += _database_section(path, base, plots)
         found = True
     else:
+        if (path / "curves.png").is_file():  # a training run: its held-out learning curves
+            lines += ["## Held-out learning curves", "",
+                      "Each trained team against fixed references it never trained against, on "
+                      "the same deals at every point, beside the heuristic's rate on those deals "
+                      "(``training.evaluate``).", "",
+                      f"![held-out curves]({os.path.relpath(path / 'curves.png', base)})", ""]
+            found = True
         if (path / "tb").is_dir():
             curves = _curves(path)
             if curves:
                 plot = base / "learning_curves.png"
                 plots.append((plot, lambda p: _curves_plot(curves, p, str(path))))
-                lines += ["## Learning curves", "",
+                lines += ["## Self-play curves", "",
                           "Win rates, draw rate and game length during training, as the trainer "
                           "logged them (its own games, against its own opponents: not an "
                           "evaluation).", "", f"![learning curves]({plot.name})", ""]

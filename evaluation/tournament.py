@@ -1,4 +1,4 @@
-"""Tournaments: every policy in every role it can play, rated by OpenSkill, stored in SQLite.
+"""Tournaments: every policy in every role it can play, rated by a batch fit, stored in SQLite.
 
 Results live in one SQLite file (default ``runs/results.sqlite``) under a *context*: the game,
 its version and its resolved parameters (plus the observation fingerprint, so a game changed
@@ -12,12 +12,13 @@ lacks, and a run with a new entrant plays only the new pairings. Ratings are rec
 every stored game of the context in a fixed order (game number, then pairing), so the table
 depends on the games stored, not on the runs that stored them.
 
-Ratings: OpenSkill's Plackett-Luce model, ``mu`` and ``sigma`` per policy in each role (a role's
-rating is earned against the other roles' ratings) and overall, where each side's team is the
-policy plus a pseudo-player for the role it plays, which soaks up the game's side advantage
-(crew and menace do not win equally often); a policy's games against itself move only those
-role pseudo-players. Leaderboards sort by ``mu - 3 sigma``.
-Free-for-all games rank the policies of a game by their seats' mean final reward.
+Ratings (``evaluation.ratings``): one batch maximum-likelihood fit over every stored game of the
+context, so the table does not depend on the order games were stored in: Bradley-Terry per role
+(a role's rating is earned against the other role's ratings) and overall, where each role
+carries an advantage term that soaks up the game's side bias (crew and menace do not win
+equally often); a policy's games against itself move only that term. Intervals are a bootstrap
+over deals. A scripted bot written for one side (``teams``) is entered on that side only.
+Free-for-all games are fitted by Plackett-Luce over each game's finishing order by final reward.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from .crossplay import BATCH_GAMES, SLOTS
 from .entrants import Entrant, free_for_all, resolve_all, roles, split_list
 from .harness import Batch, GameLog
 from .match import wilson_interval
+from .ratings import free_for_all_ratings, team_ratings
 from .runner import run_batches
 
 SCHEMA = """
@@ -84,10 +86,14 @@ class Results:
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise ValueError(f"{self.path}: no results database")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self.db = sqlite3.connect(self.path)
-            self.db.executescript(SCHEMA)
+            if create:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(self.path)
+                self.db.executescript(SCHEMA)
+            else:  # reading only (``report``): the file is never written
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+                self.db.execute("SELECT count(*) FROM contexts").fetchone()
         except sqlite3.DatabaseError as e:
             raise ValueError(f"{self.path}: not a hiddendeck results database ({e})") from None
         self.spec = spec
@@ -97,6 +103,9 @@ class Results:
         row = self.db.execute(
             "SELECT id, observation_fingerprint, batch_games, slots FROM contexts "
             "WHERE game=? AND version=? AND params=?", key).fetchone()
+        if row is None and not create:
+            raise ValueError(f"{self.path}: no {spec.name} v{spec.version} results with "
+                             f"{dict(params)}")
         if row is None:
             with self.db:
                 cur = self.db.execute(
@@ -156,9 +165,9 @@ class Results:
             self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
     def games(self):
-        """Every stored game of the context: (sides, winner, rewards), in rating order."""
+        """Every stored game of the context: (sides, winner, rewards, deal number)."""
         return self.db.execute(
-            "SELECT p.sides, g.winner, g.rewards FROM games g JOIN pairings p "
+            "SELECT p.sides, g.winner, g.rewards, g.idx FROM games g JOIN pairings p "
             "ON g.pairing = p.id WHERE p.context = ? ORDER BY g.idx, p.sides, p.seed",
             (self.context,)).fetchall()
 
@@ -187,15 +196,11 @@ def missing_batches(results: Results, pairing: int, sides, seed: int, games: int
 @dataclass
 class Standing:
     label: str
-    mu: float
-    sigma: float
+    rating: float  # display scale: 1500 the mean policy, 400 points 10:1 odds
+    interval: tuple[float, float]  # bootstrap 95% over deals
     games: int
     wins: int  # games it finished first, alone or tied with some but not all (a draw is not)
-    by_role: dict  # role -> (mu, sigma, games)
-
-    @property
-    def ordinal(self) -> float:
-        return self.mu - 3 * self.sigma
+    by_role: dict  # role -> (rating, (lo, hi), games)
 
 
 @dataclass
@@ -205,54 +210,58 @@ class Table:
     params: dict
     db: str
     standings: list[Standing]
-    role_advantage: dict  # role -> mu of its pseudo-player
+    role_advantage: dict  # role -> rating points its side adds (team games)
     pairings: list[dict]
 
     def as_dict(self) -> dict:
         return {
             "game": self.game, "version": self.version, "params": self.params, "db": self.db,
             "leaderboard": [
-                {"policy": s.label, "mu": s.mu, "sigma": s.sigma, "ordinal": s.ordinal,
+                {"policy": s.label, "rating": s.rating, "interval": list(s.interval),
                  "games": s.games, "wins": s.wins,
-                 "roles": {r: {"mu": m, "sigma": sg, "games": n}
-                           for r, (m, sg, n) in s.by_role.items()}}
+                 "roles": {r: {"rating": m, "interval": list(i), "games": n}
+                           for r, (m, i, n) in s.by_role.items()}}
                 for s in self.standings
             ],
             "role_advantage": self.role_advantage,
             "pairings": self.pairings,
         }
 
+    def _rows(self):
+        role_names = sorted({r for s in self.standings for r in s.by_role})
+        for k, s in enumerate(self.standings, 1):
+            cells = [f"{s.by_role[r][0]:.0f} [{s.by_role[r][1][0]:.0f}, {s.by_role[r][1][1]:.0f}]"
+                     f" ({s.by_role[r][2]})" if r in s.by_role else "-" for r in role_names]
+            yield k, s, f"{s.rating:.0f} [{s.interval[0]:.0f}, {s.interval[1]:.0f}]", cells
+
     def format(self) -> str:
         role_names = sorted({r for s in self.standings for r in s.by_role})
-        head = (f"{'#':>2} {'policy':<16} {'mu - 3 sigma':>12} {'mu':>7} {'sigma':>6} "
-                f"{'games':>7} {'won':>6}" + "".join(f" {r + ' mu±sigma':>18}" for r in role_names))
+        head = (f"{'#':>2} {'policy':<16} {'rating [95%]':>18} {'games':>7} {'won':>6}"
+                + "".join(f" {r + ' [95%] (games)':>26}" for r in role_names))
         lines = [f"{self.game} v{self.version} "
                  + " ".join(f"{k}={v}" for k, v in self.params.items())
-                 + f"  (OpenSkill Plackett-Luce; {self.db})", head, "-" * len(head)]
-        for k, s in enumerate(self.standings, 1):
-            roles_text = "".join(
-                f" {f'{s.by_role[r][0]:.1f}±{s.by_role[r][1]:.1f} ({s.by_role[r][2]})':>18}"
-                if r in s.by_role else f" {'-':>18}" for r in role_names)
-            lines.append(f"{k:>2} {s.label:<16} {s.ordinal:>12.2f} {s.mu:>7.2f} {s.sigma:>6.2f} "
-                         f"{s.games:>7} {s.wins / max(1, s.games):>6.1%}" + roles_text)
+                 + f"  (batch {'Plackett-Luce' if self.role_advantage == {} else 'Bradley-Terry'}"
+                 f" fit, bootstrap over deals; {self.db})", head, "-" * len(head)]
+        for k, s, rating, cells in self._rows():
+            lines.append(f"{k:>2} {s.label:<16} {rating:>18} {s.games:>7} "
+                         f"{s.wins / max(1, s.games):>6.1%}" + "".join(f" {c:>26}" for c in cells))
         if self.role_advantage:
-            lines.append("role advantage (mu of each role's pseudo-player): " + ", ".join(
-                f"{r} {m:.2f}" for r, m in self.role_advantage.items()))
+            lines.append("role advantage (rating points each side adds): " + ", ".join(
+                f"{r} {m:+.0f}" for r, m in self.role_advantage.items()))
         return "\n".join(lines)
 
     def markdown(self) -> str:
         role_names = sorted({r for s in self.standings for r in s.by_role})
         out = [f"**{self.game}** v{self.version}, "
                + " ".join(f"{k}={v}" for k, v in self.params.items())
-               + ". OpenSkill Plackett-Luce ratings, sorted by mu - 3 sigma.", "",
-               "| # | policy | mu - 3 sigma | mu | sigma | games | won | "
-               + " | ".join(f"{r} mu ± sigma (games)" for r in role_names) + " |",
-               "|---|---|---|---|---|---|---|" + "---|" * len(role_names)]
-        for k, s in enumerate(self.standings, 1):
-            cells = [f"{s.by_role[r][0]:.2f} ± {s.by_role[r][1]:.2f} ({s.by_role[r][2]})"
-                     if r in s.by_role else "-" for r in role_names]
-            out.append(f"| {k} | {s.label} | {s.ordinal:.2f} | {s.mu:.2f} | {s.sigma:.2f} | "
-                       f"{s.games} | {s.wins / max(1, s.games):.1%} | " + " | ".join(cells) + " |")
+               + ". Batch ratings (1500 the mean policy, 400 points 10:1 odds) with bootstrap 95%"
+               " intervals over deals.", "",
+               "| # | policy | rating [95%] | games | won | "
+               + " | ".join(f"{r} rating [95%] (games)" for r in role_names) + " |",
+               "|---|---|---|---|---|" + "---|" * len(role_names)]
+        for k, s, rating, cells in self._rows():
+            out.append(f"| {k} | {s.label} | {rating} | {s.games} | "
+                       f"{s.wins / max(1, s.games):.1%} | " + " | ".join(cells) + " |")
         out += ["", "| pairing | games | side 1 first | 95% interval | draws |",
                 "|---|---|---|---|---|"]
         for p in self.pairings:
@@ -263,38 +272,29 @@ class Table:
 
 
 def rate(results: Results) -> Table:
-    """The leaderboard from every game stored in the context, in a fixed order."""
-    from openskill.models import PlackettLuce
-
+    """The leaderboard from every game stored in the context (order-free batch fits)."""
     spec, params = results.spec, results.params
     ffa = free_for_all(spec)
     side_roles = (["player"] * params["num_players"]) if ffa else list(spec.teams)
-    model = PlackettLuce()
-    overall: dict[str, object] = {}
-    per_role: dict[tuple[str, str], object] = {}
-    advantage: dict[str, object] = {}
     games: dict[str, int] = {}
     role_games: dict[tuple[str, str], int] = {}
     wins: dict[str, int] = {}
     pairs: dict[tuple, list[int]] = {}  # sides -> [games, side-0 first, draws]
-
-    def get(table, key):
-        if key not in table:
-            table[key] = model.rating()
-        return table[key]
-
-    for sides_text, winner, rewards_text in results.games():
+    fitted = []
+    for sides_text, winner, rewards_text, deal in results.games():
         sides = tuple(json.loads(sides_text))
         if ffa:
-            rewards = np.asarray(json.loads(rewards_text))
+            rewards = json.loads(rewards_text)
             labels = sorted(set(sides))
             score = [float(np.mean([rewards[s] for s in range(len(sides)) if sides[s] == lab]))
                      for lab in labels]
             ranks = [sum(o > sc for o in score) for sc in score]
             teams_of = [(lab, "player") for lab in labels]
+            fitted.append((deal, sides, rewards))
         else:
             ranks = [0 if winner < 0 or k == winner else 1 for k in range(len(sides))]
             teams_of = list(zip(sides, side_roles))
+            fitted.append((deal, sides, winner))
         stat = pairs.setdefault(sides, [0, 0, 0])
         stat[0] += 1
         stat[1] += ranks[0] == 0 and sum(r == 0 for r in ranks) == 1
@@ -303,40 +303,29 @@ def rate(results: Results) -> Table:
             games[label] = games.get(label, 0) + 1
             role_games[label, role] = role_games.get((label, role), 0) + 1
             wins[label] = wins.get(label, 0) + (rank == 0 and max(ranks) > 0)
-        new = model.rate([[get(per_role, t)] for t in teams_of], ranks=ranks)
-        for t, (rating,) in zip(teams_of, new):
-            per_role[t] = rating
-        if ffa:
-            new = model.rate([[get(overall, lab)] for lab, _ in teams_of], ranks=ranks)
-            for (lab, _), (rating,) in zip(teams_of, new):
-                overall[lab] = rating
-        elif len(set(sides)) < len(sides):  # a policy against itself: only the roles differ
-            new = model.rate([[get(advantage, role)] for _, role in teams_of], ranks=ranks)
-            for (_, role), (side,) in zip(teams_of, new):
-                advantage[role] = side
-            for label in set(sides):
-                get(overall, label)
-        else:
-            new = model.rate([[get(overall, lab), get(advantage, role)] for lab, role in teams_of],
-                             ranks=ranks)
-            for (lab, role), (player, side) in zip(teams_of, new):
-                overall[lab], advantage[role] = player, side
+    if ffa:
+        overall = free_for_all_ratings(fitted)
+        per_role = {(label, "player"): r for label, r in overall.items()}
+        advantage = {}
+    else:
+        per_role, overall, advantage = team_ratings(fitted, side_roles)
     standings = [
-        Standing(label, r.mu, r.sigma, games[label], wins[label],
-                 {role: (per_role[label, role].mu, per_role[label, role].sigma,
+        Standing(label, float(r.rating), (float(r.lo), float(r.hi)), games[label], wins[label],
+                 {role: (float(per_role[label, role].rating),
+                         (float(per_role[label, role].lo), float(per_role[label, role].hi)),
                          role_games[label, role])
                   for role in (["player"] if ffa else spec.teams) if (label, role) in per_role})
         for label, r in overall.items()
     ]
-    standings.sort(key=lambda s: (-s.ordinal, s.label))
+    standings.sort(key=lambda s: (-s.rating, s.label))
     pairing_rows = []
     for sides, (n, first, draws) in sorted(pairs.items()):
         named = list(zip(side_roles if not ffa else [f"seat{s}" for s in range(len(sides))],
                          sides))
         pairing_rows.append({"sides": named, "games": n, "first_rate": first / n,
                              "interval95": list(wilson_interval(first, n)), "draws": draws})
-    return Table(spec.name, spec.version, params, str(results.path), standings,
-                 {role: r.mu for role, r in sorted(advantage.items())}, pairing_rows)
+    return Table(spec.name, spec.version, params, str(results.path), standings, advantage,
+                 pairing_rows)
 
 
 def run_tournament(
@@ -391,13 +380,15 @@ def open_table(db: str | Path) -> list[Table]:
     path = Path(db)
     if not path.is_file():
         raise ValueError(f"{path}: no results database")
-    con = sqlite3.connect(path)
+    con = None
     try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         contexts = con.execute("SELECT game, version, params FROM contexts ORDER BY id").fetchall()
     except sqlite3.DatabaseError as e:
         raise ValueError(f"{path}: not a hiddendeck results database ({e})") from None
     finally:
-        con.close()
+        if con is not None:
+            con.close()
     tables = []
     for game, version, params_text in contexts:
         # results of a game no longer registered, or of an older version, stay in the file
