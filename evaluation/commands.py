@@ -139,6 +139,14 @@ def cmd_exploit(args) -> int:
     return 0
 
 
+def cmd_metagame(args) -> int:
+    from .metagame import load
+
+    view = load(args.path)
+    print(json.dumps(view.as_dict()) if args.json else view.format_table())
+    return 0
+
+
 def register(subparsers) -> None:
     """Add ``eval``, ``tournament``, ``ffa``, ``replay``, ``report``, ``beliefs`` and ``exploit``
     to ``hiddendeck``."""
@@ -254,3 +262,14 @@ def register(subparsers) -> None:
     p.add_argument("--out", default="runs/exploit", help="the exploiter's run directory")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_exploit)
+
+    p = subparsers.add_parser(
+        "metagame", help="Nash averaging and alpha-Rank over an eval cross-play matrix",
+        description="Scores each policy of a two-team cross-play matrix (eval --out DIR) "
+        "against the other team's maximum-entropy Nash mixture (Nash averaging: copies of a "
+        "policy change nobody's score), beside its plain mean over the other team and, with "
+        "the [metagame] extra, its alpha-Rank mass.",
+    )
+    p.add_argument("path", help="an eval --out directory or its matrix.json")
+    p.add_argument("--json", action="store_true", help="print the views as one JSON object")
+    p.set_defaults(run=cmd_metagame)
