@@ -147,6 +147,26 @@ def cmd_metagame(args) -> int:
     return 0
 
 
+def cmd_results(args) -> int:
+    from .tournament import SUMMARY_COLUMNS, export_csv, summary_rows
+
+    if args.csv:
+        n = export_csv(args.db, args.csv)
+        print(f"wrote {n} pairings to {args.csv}", file=sys.stderr)
+        return 0
+    rows = [dict(zip(SUMMARY_COLUMNS, r)) for r in summary_rows(args.db)]
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    for r in rows:
+        sides = ", ".join(f"{t}={s!r}" for t, s in zip(json.loads(r["teams"] or "[]"),
+                                                        json.loads(r["sides"])))
+        print(f"{r['game']} v{r['version']} {r['params']}: {sides} seed {r['seed']}: "
+              f"{r['games']} games, side 1 won {r['first_side_wins']}, {r['draws']} draws, "
+              f"mean length {r['mean_length']:.0f}; runs: {r['runs'] or 'unrecorded'}")
+    return 0
+
+
 def register(subparsers) -> None:
     """Add ``eval``, ``tournament``, ``ffa``, ``replay``, ``report``, ``beliefs`` and ``exploit``
     to ``hiddendeck``."""
@@ -273,3 +293,15 @@ def register(subparsers) -> None:
     p.add_argument("path", help="an eval --out directory or its matrix.json")
     p.add_argument("--json", action="store_true", help="print the views as one JSON object")
     p.set_defaults(run=cmd_metagame)
+
+    p = subparsers.add_parser(
+        "results", help="what a results database holds: every pairing, its teams and runs",
+        description="One row per stored pairing (the database's summary view): the game, "
+        "version and parameters, the team names and the policy on each, games, side 1's wins, "
+        "draws, mean length and the runs that stored them (UTC time, hiddendeck version, "
+        "commit). Read-only.",
+    )
+    p.add_argument("db", help="a results database (tournament --db)")
+    p.add_argument("--csv", metavar="FILE", default=None, help="write the rows as CSV instead")
+    p.add_argument("--json", action="store_true", help="print the rows as one JSON list")
+    p.set_defaults(run=cmd_results)

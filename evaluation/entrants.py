@@ -15,6 +15,7 @@ refuse a checkpoint file that changed since it was checked.
 from __future__ import annotations
 
 import hashlib
+import inspect
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +50,9 @@ class Entrant:
     label: str  # the name in tables and in the database
     source: str  # a make_policy name, or a checkpoint path
     roles: tuple[str, ...]  # the roles (teams, or "player") it may play
-    identity: str  # "name:heuristic" or "sha256:..." of the checkpoint file: what the label means
+    # what the label means: "sha256:..." of a checkpoint file, or "name:heuristic@sha256:..."
+    # with the digest of the scripted bot's source file
+    identity: str
     greedy: bool = False  # a checkpoint takes its most likely action instead of sampling
 
     @property
@@ -109,7 +112,14 @@ def resolve(text: str, spec: GameSpec, params: dict) -> Entrant:
     unknown = sorted(set(plays) - set(game_roles))
     if unknown:
         raise ValueError(f"{source}: claims to play {unknown}, not roles of {spec.name}")
-    return Entrant(label, source, tuple(plays), f"name:{source}")
+    return Entrant(label, source, tuple(plays), f"name:{source}@{code_digest(policy)}")
+
+
+def code_digest(policy: Policy) -> str:
+    """SHA-256 of the source file that defines a scripted policy's class: part of its
+    identity, so that games of an edited bot are never rated together with the old bot's."""
+    source = inspect.getsourcefile(type(policy))
+    return file_digest(source) if source else "sha256:unknown"
 
 
 def resolve_all(texts: list[str], spec: GameSpec, params: dict) -> list[Entrant]:

@@ -23,10 +23,16 @@ Free-for-all games are fitted by Plackett-Luce over each game's finishing order 
 
 from __future__ import annotations
 
+import csv
+import importlib.metadata
 import itertools
 import json
+import os
 import sqlite3
+import subprocess
+import tempfile
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -58,7 +64,28 @@ CREATE TABLE IF NOT EXISTS games (
     winner INTEGER NOT NULL, truncated INTEGER NOT NULL, length INTEGER NOT NULL,
     rewards TEXT NOT NULL, deal TEXT NOT NULL, actions BLOB,
     PRIMARY KEY (pairing, idx));
+CREATE TABLE IF NOT EXISTS context_teams (
+    context INTEGER PRIMARY KEY REFERENCES contexts(id), teams TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, context INTEGER NOT NULL REFERENCES contexts(id),
+    started_utc TEXT NOT NULL, hiddendeck_version TEXT NOT NULL, git_commit TEXT,
+    seed INTEGER NOT NULL, games INTEGER NOT NULL, entrants TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS run_pairings (
+    run INTEGER NOT NULL REFERENCES runs(id), pairing INTEGER NOT NULL REFERENCES pairings(id),
+    games INTEGER NOT NULL, PRIMARY KEY (run, pairing));
+CREATE VIEW IF NOT EXISTS summary AS
+    SELECT c.game, c.version, c.params, t.teams, p.sides, p.seed, count(*) AS games,
+           sum(g.winner = 0) AS first_side_wins, sum(g.winner < 0) AS draws,
+           avg(g.length) AS mean_length,
+           (SELECT group_concat(r.started_utc || ' ' || r.hiddendeck_version || ' '
+                                || coalesce(r.git_commit, '-'), '; ')
+            FROM run_pairings rp JOIN runs r ON rp.run = r.id WHERE rp.pairing = p.id) AS runs
+    FROM games g JOIN pairings p ON g.pairing = p.id JOIN contexts c ON p.context = c.id
+    LEFT JOIN context_teams t ON t.context = c.id
+    GROUP BY p.id ORDER BY c.id, p.id;
 """
+SUMMARY_COLUMNS = ("game", "version", "params", "teams", "sides", "seed", "games",
+                   "first_side_wins", "draws", "mean_length", "runs")
 
 
 def schedule(entrants: list[Entrant], spec, num_players: int) -> list[tuple[Entrant, ...]]:
@@ -120,6 +147,10 @@ class Results:
                 f"without a version bump; use another --db"
             )
         self.context, _, self.batch_games, self.slots = row
+        if create:
+            with self.db:
+                self.db.execute("INSERT OR IGNORE INTO context_teams VALUES (?, ?)",
+                                (self.context, json.dumps(side_names(spec, params))))
 
     def close(self) -> None:
         self.db.close()
@@ -129,6 +160,14 @@ class Results:
         for e in entrants:
             row = self.db.execute("SELECT source, identity FROM entrants WHERE context=? AND "
                                   "label=?", (self.context, e.label)).fetchone()
+            if row is not None and row[1] != e.identity and e.identity.startswith("name:") \
+                    and row[1].partition("@")[0] == e.identity.partition("@")[0]:
+                raise ValueError(
+                    f"{e.label}: the scripted bot's code changed since its games were stored in "
+                    f"{self.path} ({row[1].partition('@')[2][:20]}... now "
+                    f"{e.identity.partition('@')[2][:20]}...); its old games cannot be rated "
+                    f"with the new bot: use another --db"
+                )
             if row is not None and row[1] != e.identity:
                 raise ValueError(
                     f"label {e.label!r} already names {row[0]} ({row[1][:20]}...) in "
@@ -139,6 +178,18 @@ class Results:
                 "INSERT OR IGNORE INTO entrants VALUES (?, ?, ?, ?, ?)",
                 [(self.context, e.label, e.source, e.identity, json.dumps(e.roles))
                  for e in entrants])
+
+    def begin_run(self, seed: int, games: int, entrants: list[Entrant]) -> int:
+        """Record who stored the games about to be played: when (UTC), which hiddendeck and
+        commit, with which seed, games per pairing and entrants (label -> identity)."""
+        with self.db:
+            cur = self.db.execute(
+                "INSERT INTO runs (context, started_utc, hiddendeck_version, git_commit, seed, "
+                "games, entrants) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (self.context, datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                 hiddendeck_version(), git_commit(), seed, games,
+                 json.dumps({e.label: e.identity for e in entrants}, sort_keys=True)))
+        return cur.lastrowid
 
     def pairing_id(self, sides: tuple[str, ...], seed: int) -> int:
         text = json.dumps(list(sides))
@@ -152,8 +203,9 @@ class Results:
         return {r[0] for r in self.db.execute("SELECT idx FROM games WHERE pairing=?",
                                               (pairing,))}
 
-    def store_batch(self, pairing: int, log: GameLog) -> None:
-        """One batch's games in one transaction: all of them or none."""
+    def store_batch(self, pairing: int, log: GameLog, run: int | None = None) -> None:
+        """One batch's games in one transaction: all of them or none (with the count of games
+        the run stored for the pairing)."""
         rows = [
             (pairing, int(log.index[g]), int(log.winner[g]), int(log.truncated[g]),
              int(log.length[g]), json.dumps(log.rewards[g].tolist()),
@@ -163,6 +215,10 @@ class Results:
         ]
         with self.db:
             self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            if run is not None:
+                self.db.execute(
+                    "INSERT INTO run_pairings VALUES (?, ?, ?) ON CONFLICT (run, pairing) DO "
+                    "UPDATE SET games = games + excluded.games", (run, pairing, len(rows)))
 
     def games(self):
         """Every stored game of the context: (sides, winner, rewards, deal number)."""
@@ -360,19 +416,96 @@ def run_tournament(
     results = Results(db, spec, params, batch_games=batch_games, slots=slots)
     try:
         results.register(entrants)
+        run = results.begin_run(seed, games, entrants)
         batches = []
         for sides in pairings:
             pid = results.pairing_id(tuple(e.label for e in sides), seed)
             batches += missing_batches(results, pid, sides, seed, games)
 
         def store(batch: Batch, log: GameLog) -> None:
-            results.store_batch(batch.tag, log)
+            results.store_batch(batch.tag, log, run)
 
         run_batches(batches, workers=workers, ray_address=ray_address, on_done=store,
                     desc=f"tournament {game}")
         return rate(results)
     finally:
         results.close()
+
+
+def side_names(spec, params: dict) -> list[str]:
+    """What the stored ``sides`` of a pairing name, in order: the teams, or the seats of a
+    free-for-all game."""
+    if free_for_all(spec):
+        return [f"seat{s}" for s in range(params["num_players"])]
+    return list(spec.teams)
+
+
+def hiddendeck_version() -> str:
+    try:
+        return importlib.metadata.version("hiddendeck")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def git_commit() -> str | None:
+    """The checkout's commit (``+dirty`` with uncommitted changes), when this code runs from a
+    git checkout; ``None`` from an installed copy."""
+    root = Path(__file__).resolve().parents[1]
+    if not (root / ".git").exists():
+        return None
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                              text=True, timeout=10)
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                "--untracked-files=no"], capture_output=True, text=True,
+                               timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if head.returncode != 0:
+        return None
+    return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+
+
+def summary_rows(db: str | Path) -> list[tuple]:
+    """The database's ``summary`` view (one row per pairing: context, teams, sides, games, side
+    1's wins, draws, mean length, the runs that stored it), read-only."""
+    path = Path(db)
+    if not path.is_file():
+        raise ValueError(f"{path}: no results database")
+    con = None
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        names = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+        if "summary" not in names:
+            raise ValueError(f"{path}: written by an older hiddendeck (no summary view); run a "
+                             f"tournament on it once to add it")
+        return con.execute(f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM summary").fetchall()
+    except sqlite3.DatabaseError as e:
+        raise ValueError(f"{path}: not a hiddendeck results database ({e})") from None
+    finally:
+        if con is not None:
+            con.close()
+
+
+def export_csv(db: str | Path, out: str | Path) -> int:
+    """The summary view as CSV, written to a temporary file and renamed (nothing half-written);
+    returns the number of rows."""
+    rows = summary_rows(db)
+    out = Path(out)
+    if out.is_dir():
+        raise ValueError(f"{out}: is a directory; give a .csv file name")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(SUMMARY_COLUMNS)
+            w.writerows(rows)
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return len(rows)
 
 
 def open_table(db: str | Path) -> list[Table]:

@@ -38,11 +38,11 @@ def test_an_interrupted_tournament_resumes_to_the_same_table(tmp_path, monkeypat
     stored = []
     real = Results.store_batch
 
-    def interrupted(self, pairing, log):
+    def interrupted(self, pairing, log, run=None):
         if len(stored) == 4:
             raise KeyboardInterrupt
         stored.append(pairing)
-        real(self, pairing, log)
+        real(self, pairing, log, run)
 
     db = tmp_path / "resumed.sqlite"
     monkeypatch.setattr(Results, "store_batch", interrupted)

@@ -1,0 +1,81 @@
+"""The results database describes itself: team names per context, who stored each pairing
+(UTC time, hiddendeck version, commit), a summary view, CSV export; an edited scripted bot is
+never rated together with its old games."""
+
+import csv
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from evaluation.tournament import export_csv, run_tournament, summary_rows
+
+SMALL = dict(batch_games=16, slots=8, workers=1)
+
+
+def test_a_tournament_records_its_teams_its_run_and_every_pairing_it_stored(tmp_path):
+    db = tmp_path / "r.sqlite"
+    run_tournament("amongus", ["random", "chain"], 20, db=db, seed=3, **SMALL)
+    con = sqlite3.connect(db)
+    assert json.loads(con.execute("SELECT teams FROM context_teams").fetchone()[0]) == [
+        "crew", "impostor"]
+    (started, version, commit, seed, games, entrants), = con.execute(
+        "SELECT started_utc, hiddendeck_version, git_commit, seed, games, entrants FROM runs")
+    assert started.endswith("+00:00") and version and seed == 3 and games == 20
+    assert commit is None or len(commit.split("+")[0]) == 40
+    identities = json.loads(entrants)
+    assert identities["chain"].startswith("name:chain@sha256:")
+    stored = con.execute("SELECT pairing, games FROM run_pairings ORDER BY pairing").fetchall()
+    sides = con.execute("SELECT sides FROM pairings ORDER BY id").fetchall()
+    assert [n for _, n in stored] == [20] * len(sides)  # chain plays the impostor only
+
+
+def test_the_summary_view_and_its_csv_agree_with_the_games(tmp_path):
+    db = tmp_path / "r.sqlite"
+    run_tournament("amongus", ["random", "heuristic"], 20, db=db, **SMALL)
+    run_tournament("amongus", ["random", "heuristic"], 36, db=db, **SMALL)  # a second run
+    rows = summary_rows(db)
+    assert len(rows) == 4 and all(r[6] == 36 for r in rows)
+    assert all(r[10].count(";") == 1 for r in rows)  # both runs stored games of each pairing
+    out = tmp_path / "out" / "summary.csv"
+    assert export_csv(db, out) == 4
+    read = list(csv.DictReader(out.open()))
+    assert [int(r["games"]) for r in read] == [36] * 4
+    wins = sqlite3.connect(db).execute(
+        "SELECT sum(winner = 0) FROM games GROUP BY pairing ORDER BY pairing").fetchall()
+    assert [int(r["first_side_wins"]) for r in read] == [w for w, in wins]
+
+
+def test_an_edited_scripted_bot_is_not_rated_with_its_old_games(tmp_path):
+    db = tmp_path / "r.sqlite"
+    run_tournament("amongus", ["random", "heuristic"], 16, db=db, **SMALL)
+    con = sqlite3.connect(db)
+    with con:  # as if the heuristic's source file had been different when these were played
+        con.execute("UPDATE entrants SET identity = 'name:heuristic@sha256:0000' "
+                    "WHERE label = 'heuristic'")
+    before = con.execute("SELECT count(*) FROM games").fetchone()
+    with pytest.raises(ValueError, match="heuristic: the scripted bot's code changed"):
+        run_tournament("amongus", ["random", "heuristic"], 32, db=db, **SMALL)
+    assert con.execute("SELECT count(*) FROM games").fetchone() == before
+
+
+@pytest.mark.parametrize("content", [b"", b"not a database at all", b"SQLite format 3\x00"])
+def test_results_refuses_what_is_not_a_results_database_in_one_line(tmp_path, content):
+    path = tmp_path / "r.sqlite"
+    path.write_bytes(content)
+    done = subprocess.run([sys.executable, "-m", "evaluation.cli", "results", str(path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr.startswith("hiddendeck: ") and done.stderr.count("\n") == 1, done.stderr
+    assert path.read_bytes() == content
+
+
+def test_results_shows_labels_escaped(tmp_path):
+    db = tmp_path / "r.sqlite"
+    run_tournament("amongus", ["random", "bad\x1b[31m@heuristic"], 16, db=db, **SMALL)
+    done = subprocess.run([sys.executable, "-m", "evaluation.cli", "results", str(db)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout and "bad\\x1b[31m" in done.stdout
