@@ -61,9 +61,10 @@ def test_torchrl_masked_ppo_runs_with_roles_from_infos():
     assert len(torchrl_ppo.main(iterations=1, frames=64)) == 1
 
 
-def test_tianshou_pettingzoo_path_runs_without_a_wrapper():
+def test_tianshou_pettingzoo_path_trains_a_policy_per_role_without_a_wrapper():
     pytest.importorskip("tianshou")
     from examples import tianshou_roles
 
-    decisions = tianshou_roles.main(episodes=4)
-    assert set(decisions) == {"crew", "impostor"}
+    result = tianshou_roles.main(iterations=2, episodes=4)
+    assert set(result["decisions"]) == {"crew", "impostor"}
+    assert all(len(r) == 2 for r in result["returns"].values())  # each role updated twice
