@@ -7,6 +7,7 @@ from pathlib import Path
 
 from envs.core.spec import GameSpec
 
+from .outside import is_outside, outside_policy
 from .policy import Policy, RandomPolicy
 
 # (game, name) -> "module:Class" of a scripted player, which takes (spec, params)
@@ -32,20 +33,23 @@ def scripted(path: str, spec: GameSpec, params: dict) -> Policy:
 
 def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Policy:
     """A policy by name: ``random``, a scripted player of the game (``heuristic``; Among Us
-    also ``chain``, the Menace also ``drain``), or the path of a trained checkpoint."""
+    also ``chain``, the Menace also ``drain``), the path of a trained checkpoint, or an outside
+    policy ``py:module:attr`` (``agents.outside``)."""
     if Path(name).suffix == ".pt":
         from .neural import load_policy
 
         return load_policy(name, game=spec.name, seed=seed, **params)
     if name == "random":
         return RandomPolicy(seed)
+    if is_outside(name):
+        return outside_policy(name, spec, params, seed)
     if (spec.name, name) in SCRIPTED:
         return scripted(SCRIPTED[spec.name, name], spec, params)
     names = policy_names(spec.name)
     games = sorted(g for g, n in SCRIPTED if n == name)
     if games:
         raise ValueError(f"policy {name!r} plays {games}, not {spec.name!r}; it has {names}")
-    raise ValueError(f"unknown policy {name!r}; {spec.name} has {names} or a .pt checkpoint")
+    raise ValueError(f"unknown policy {name!r}; {spec.name} has {names} , a .pt checkpoint or py:MODULE:ATTR")
 
 
 __all__ = ["Policy", "RandomPolicy", "make_policy", "policy_names", "scripted"]

@@ -1,8 +1,8 @@
 """Policies by name: what the evaluation commands accept, checked before any game is played.
 
 An entrant is written ``SOURCE`` or ``LABEL@SOURCE``. ``SOURCE`` is any name that
-``agents.make_policy`` knows (``random``, ``heuristic``, the scripted bots) or the path of a
-trained checkpoint (``.pt``); ``LABEL`` names it in tables and in the results database, so two
+``agents.make_policy`` knows (``random``, ``heuristic``, the scripted bots), the path of a
+trained checkpoint (``.pt``), or an outside policy ``py:module:attr`` (``agents.outside``); ``LABEL`` names it in tables and in the results database, so two
 checkpoints called ``crew.pt`` from different runs can stand side by side (``a@runA/crew.pt``).
 
 Everything that can be refused is refused here, in the calling process, before a game is
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agents import make_policy
+from agents.outside import is_outside, source_digest
 from agents.checkpoint import CheckpointError, check_compatible, load_checkpoint
 from agents.policy import Policy
 from envs.core.spec import GameSpec
@@ -112,7 +113,8 @@ def resolve(text: str, spec: GameSpec, params: dict) -> Entrant:
     unknown = sorted(set(plays) - set(game_roles))
     if unknown:
         raise ValueError(f"{source}: claims to play {unknown}, not roles of {spec.name}")
-    return Entrant(label, source, tuple(plays), f"name:{source}@{code_digest(policy)}")
+    digest = source_digest(source) if is_outside(source) else code_digest(policy)
+    return Entrant(label, source, tuple(plays), f"name:{source}@{digest}")
 
 
 def code_digest(policy: Policy) -> str:

@@ -1,12 +1,12 @@
 """Matches between policies, one per team, over the batched engine, with 95% intervals.
 
-Win rates are proportions of games, so the interval is Wilson's score interval, which stays
-inside [0, 1] and behaves at rates near 0 or 1 where the normal approximation does not.
+Win rates are proportions of games, so the interval is Wilson's score interval
+(``evaluation.stats``), which stays inside [0, 1] and behaves at rates near 0 or 1 where the
+normal approximation does not.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,15 +14,7 @@ import numpy as np
 import envs
 from agents.policy import Policy, choose
 
-
-def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from .stats import wilson_interval
 
 
 @dataclass
