@@ -307,7 +307,7 @@ def take_over(game: str, policy: Policy, team: str, taken: list[str],
         for label, mine in lineups:
             logs, plans = play_seatings(game, resolved, InProcess(label, mine), against, games,
                                         seed, n // 2)
-            ffa_rows.append((label, *score(label, against.label, logs, plans, n)))
+            ffa_rows.append((label, *score(label, against.label, logs, plans, n)[:2]))
         return FreeForAllTakeOver(game, resolved, [kinds.label(c) for c in codes],
                                   takes.rows_taken / max(1, takes.rows), seed, games,
                                   len(plans), ffa_rows)

@@ -13,14 +13,15 @@ A seat's *position* is 1 + the number of seats paid more + half the number of ot
 same (the tied seats share their mean place, as MANIACAL's own ranking does), read from the
 final rewards as tournaments rank free-for-all games. A side's mean position averages its seats
 over every seating of a deal, then over deals; since deals are independent draws, the 95%
-interval is the normal one over those per-deal means. Beside it, the side's share of first
-places (a first place shared between sides is split between them).
+interval is a bootstrap over those per-deal means (its ends stay inside the possible range).
+Beside it, the side's share of first places (a first place shared between sides is split
+between them), and the difference of the two sides' mean positions with a paired interval over
+deals, which decides the verdict.
 """
 
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -32,8 +33,7 @@ from .crossplay import BATCH_GAMES, SLOTS, batches_for
 from .entrants import free_for_all, resolve
 from .harness import GameLog
 from .runner import run_batches
-
-Z95 = 1.959964
+from .stats import bootstrap_mean, format_difference, paired_difference
 
 
 def seatings(num_players: int, seats: int) -> list[tuple[int, ...]]:
@@ -85,6 +85,7 @@ class FFAResult:
     sides: tuple[Side, Side]
     sources: dict[str, str]  # label -> name or checkpoint path
     truncated: int  # games cut short (every seat paid alike: all share the middle place)
+    difference: tuple[float, float, float]  # A's mean position - B's, paired 95% interval
 
     @property
     def games(self) -> int:
@@ -95,7 +96,9 @@ class FFAResult:
                 "seed": self.seed, "deals": self.deals, "games": self.games,
                 "seatings": [list(s) for s in self.seatings],
                 "sides": [s.as_dict() for s in self.sides], "sources": self.sources,
-                "truncated": self.truncated}
+                "truncated": self.truncated,
+                "position_difference": {"mean": self.difference[0],
+                                        "interval95": list(self.difference[1:])}}
 
     def format_table(self) -> str:
         n = self.params["num_players"]
@@ -117,32 +120,29 @@ class FFAResult:
         lines.append(f"(positions 1-{n}, {(n + 1) / 2:g} on average; first places: "
                      f"{a.label}'s fair share is {a.seats / n:.0%}; {self.truncated} games cut "
                      f"short)")
-        lines.append(f"{a.label}: {verdict(a, b)}")
+        lines.append(f"{a.label}: {verdict(a, b, self.difference)}")
         return "\n".join(lines)
 
 
-def verdict(a: Side, b: Side) -> str:
-    """Better (a lower mean position) only when the two intervals do not overlap."""
-    if a.position_interval[1] < b.position_interval[0]:
+def verdict(a: Side, b: Side, difference: tuple[float, float, float]) -> str:
+    """Better (a lower mean position) only when the paired interval on the difference of mean
+    positions excludes 0: the deals are shared, so the difference is measured deal by deal."""
+    mean, lo, hi = difference
+    if hi < 0:
         word = "better than"
-    elif a.position_interval[0] > b.position_interval[1]:
+    elif lo > 0:
         word = "worse than"
     else:
-        word = "not distinguishable from (intervals overlap)"
-    return (f"mean position {a.mean_position:.3f}, {word} {b.label}'s {b.mean_position:.3f}")
+        word = "not distinguishable from (the paired interval holds 0)"
+    return (f"mean position {a.mean_position:.3f}, {word} {b.label}'s {b.mean_position:.3f}: "
+            f"difference {format_difference(difference)}")
 
 
-def _mean_interval(per_deal: np.ndarray) -> tuple[float, tuple[float, float]]:
-    mean = float(per_deal.mean())
-    half = Z95 * float(per_deal.std(ddof=1)) / math.sqrt(per_deal.size) if per_deal.size > 1 \
-        else float("inf")
-    return mean, (mean - half, mean + half)
-
-
-def score(label_a: str, label_b: str, logs: list[GameLog], plans: list[tuple[int, ...]],
-          num_players: int) -> tuple[Side, Side]:
-    """Both sides' results from the logs of each seating (``logs[k]``: A in ``plans[k]``), every
-    log holding the same deals in the same order."""
+def per_deal(logs: list[GameLog], plans: list[tuple[int, ...]], num_players: int
+             ) -> dict[str, np.ndarray]:
+    """Each deal's mean position and first-place share of side A (``a_pos``, ``a_first``) and
+    side B, averaged over the seatings (``logs[k]``: A in ``plans[k]``; every log holds the same
+    deals in the same order)."""
     deals = len(logs[0])
     sums = {"a_pos": np.zeros(deals), "b_pos": np.zeros(deals),
             "a_first": np.zeros(deals), "b_first": np.zeros(deals)}
@@ -155,14 +155,22 @@ def score(label_a: str, label_b: str, logs: list[GameLog], plans: list[tuple[int
         sums["b_pos"] += place[:, ~a].mean(1)
         sums["a_first"] += first[:, a].sum(1)
         sums["b_first"] += first[:, ~a].sum(1)
-    k = len(plans)
+    return {k: v / len(plans) for k, v in sums.items()}
+
+
+def score(label_a: str, label_b: str, logs: list[GameLog], plans: list[tuple[int, ...]],
+          num_players: int) -> tuple[Side, Side, tuple[float, float, float]]:
+    """Both sides' results, each with a bootstrap 95% interval over deals (whose ends stay
+    inside the possible range: positions in [1, n], shares in [0, 1]), and A's mean position
+    minus B's with its paired interval (negative: A places better)."""
+    d = per_deal(logs, plans, num_players)
     sides = []
     for label, key, seats in ((label_a, "a", len(plans[0])),
                               (label_b, "b", num_players - len(plans[0]))):
-        pos, pos_ci = _mean_interval(sums[f"{key}_pos"] / k)
-        first, first_ci = _mean_interval(sums[f"{key}_first"] / k)
-        sides.append(Side(label, seats, pos, pos_ci, first, first_ci))
-    return sides[0], sides[1]
+        pos, *pos_ci = bootstrap_mean(d[f"{key}_pos"])
+        first, *first_ci = bootstrap_mean(d[f"{key}_first"])
+        sides.append(Side(label, seats, pos, tuple(pos_ci), first, tuple(first_ci)))
+    return sides[0], sides[1], paired_difference(d["a_pos"], d["b_pos"])
 
 
 def play_seatings(game: str, params: dict, a, b, deals: int, seed: int, seats: int,
@@ -207,10 +215,10 @@ def ffa_match(game: str, policy: str, against: str, deals: int, seed: int = 0,
                          f"or LABEL@SOURCE for two copies of one")
     seats = params["num_players"] // 2 if seats is None else seats
     logs, plans = play_seatings(game, params, a, b, deals, seed, seats, workers, ray_address)
-    side_a, side_b = score(a.label, b.label, logs, plans, params["num_players"])
+    side_a, side_b, difference = score(a.label, b.label, logs, plans, params["num_players"])
     return FFAResult(game, spec.version, params, seed, deals, plans, (side_a, side_b),
                      {a.label: a.source, b.label: b.source},
-                     int(sum(log.truncated.sum() for log in logs)))
+                     int(sum(log.truncated.sum() for log in logs)), difference)
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,7 @@ class HeldOut:
         against = self.entrants[reference]
         logs, plans = play_seatings(self.game, self.params, mine, against, self.deals,
                                     self.seed, n // 2)
-        side, _ = score(mine.label, against.label, logs, plans, n)
+        side, _, _ = score(mine.label, against.label, logs, plans, n)
         return [side.mean_position, *side.position_interval]
 
     def evaluate(self, step: int, updates: int, seconds: float,
