@@ -139,6 +139,15 @@ def cmd_exploit(args) -> int:
     return 0
 
 
+def cmd_benchmark(args) -> int:
+    from .benchmark import benchmark, format_report
+
+    report = benchmark(args.game, args.team, args.policy, args.population, games=args.games,
+                       seed=args.seed, workers=args.workers, db=args.db, **_game_params(args))
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
 def cmd_metagame(args) -> int:
     from .metagame import load
 
@@ -305,3 +314,31 @@ def register(subparsers) -> None:
     p.add_argument("--csv", metavar="FILE", default=None, help="write the rows as CSV instead")
     p.add_argument("--json", action="store_true", help="print the rows as one JSON list")
     p.set_defaults(run=cmd_results)
+
+    from agents.populations import POPULATIONS
+
+    from .benchmark import SCORING_SEED
+
+    p = subparsers.add_parser(
+        "benchmark", help="a policy's score against a reference population, beside the "
+        "heuristic's on the same deals",
+        description="POLICY plays TEAM against every member of the population on the other "
+        "side, and the heuristic plays TEAM against the same members on the same deals: each "
+        "member's win rate (MANIACAL: mean position, lower is better) with its 95% interval, "
+        "the mean over members and the worst member, and each difference from the heuristic "
+        "with a paired 95% interval over deals.",
+    )
+    p.add_argument("game", choices=list(envs.registry))
+    p.add_argument("--team", required=True, help="the team POLICY plays (MANIACAL: player)")
+    p.add_argument("--policy", required=True, help="a name, a .pt checkpoint, LABEL@SOURCE or "
+                   "py:MODULE:ATTR")
+    p.add_argument("--population", default="v1", choices=sorted(POPULATIONS))
+    p.add_argument("--players", type=int, default=None, help="seats at the table")
+    p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--games", type=_positive, default=2000, help="paired deals per member")
+    p.add_argument("--seed", type=int, default=SCORING_SEED,
+                   help="the scoring deals (default %(default)s, a seed no trainer uses)")
+    p.add_argument("--workers", type=_positive, default=None)
+    p.add_argument("--db", default=None, help="also store the result in this results database")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_benchmark)

@@ -1,0 +1,269 @@
+"""``hiddendeck benchmark``: a policy's score against a reference population, paired with the
+heuristic's on the same deals.
+
+    hiddendeck benchmark menace --team crew --policy runs/x/crew.pt --players 5 [--json]
+
+For a team game, the policy plays ``--team`` against every member of the population that plays
+the other team (``agents.populations``), and the heuristic plays the same team against the same
+members on the same numbered deals (the reference). Reported: each member's win rate with its
+Wilson interval, the mean over members and the worst member, each beside the heuristic's, and
+each difference from the heuristic with a paired bootstrap interval over deals. For a
+free-for-all game (MANIACAL) the score is the mean position (1 = best, lower is better) of the
+policy in half the seats against the member in the rest, every seating of every deal.
+
+``python -m evaluation.benchmark --tables --games 2000`` writes docs/evaluation.md's population
+tables: random and the heuristic, each side, every reference table size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+import envs
+from agents.populations import REFERENCE_SIZES, population
+
+from .crossplay import cross_play
+from .entrants import free_for_all, resolve, resolve_all
+from .ffa import per_deal, play_seatings
+from .stats import bootstrap_mean, format_difference, paired_difference, wilson_interval
+
+SCORING_SEED = 1_000_003  # a seed no trainer uses by default: deals never seen in training
+REFERENCE = "heuristic"
+
+
+def _block(name_rates: list[tuple[str, np.ndarray]], lower_is_better: bool) -> dict:
+    """``mean``, ``worst`` and ``members`` of one policy's per-deal outcomes by member."""
+    members = []
+    for name, x in name_rates:
+        if lower_is_better:
+            _, lo, hi = bootstrap_mean(x)
+        else:
+            lo, hi = wilson_interval(int(x.sum()), x.size)
+        members.append({"name": name, "rate": float(x.mean()), "interval": [lo, hi]})
+    stacked = np.stack([x for _, x in name_rates], axis=1)  # [deals, members]
+    mean, lo, hi = bootstrap_mean(stacked.mean(axis=1))
+    pick = max if lower_is_better else min
+    worst = pick(members, key=lambda m: m["rate"])
+    return {"mean": {"rate": mean, "interval": [lo, hi]}, "worst": dict(worst),
+            "members": members}
+
+
+def _outcomes(game, team, policy, members, games, seed, workers, params
+              ) -> tuple[dict[str, dict[str, np.ndarray]], str, str]:
+    """``{label: {member: per-deal outcome}}`` for the policy and the reference, with their
+    labels."""
+    spec = envs.registry[game]
+    mine = resolve(policy, spec, params)
+    reference = resolve(REFERENCE, spec, params)
+    entrants = resolve_all(members, spec, params)
+    if free_for_all(spec):
+        if team != "player":
+            raise ValueError(f"{game} is a free-for-all: its only team is 'player'")
+        n = params["num_players"]
+        out: dict[str, dict[str, np.ndarray]] = {}
+        for side in ({mine.label: mine, reference.label: reference}).values():
+            out[side.label] = {}
+            for member in entrants:
+                logs, plans = play_seatings(game, params, side, member, games, seed, n // 2,
+                                            workers)
+                out[side.label][member.label] = per_deal(logs, plans, n)["a_pos"]
+        return out, mine.label, reference.label
+    if team not in spec.teams:
+        raise ValueError(f"{game} has no team {team!r}; its teams are {list(spec.teams)}")
+    if team not in mine.roles:
+        raise ValueError(f"{mine.source} plays {list(mine.roles)}, not {team}")
+    others = [t for t in spec.teams if t != team]
+    if len(others) != 1:
+        raise ValueError(f"benchmark needs a two-team game; {game} has {list(spec.teams)}")
+    for member in entrants:
+        if others[0] not in member.roles:
+            raise ValueError(f"population member {member.label} does not play {others[0]}")
+    lineup = [f"{mine.label}@{mine.source}"]
+    if reference.label != mine.label:
+        lineup.append(REFERENCE)
+    result = cross_play(game, {team: lineup, others[0]: members}, games, seed=seed,
+                        workers=workers, **params)
+    k = spec.teams.index(team)
+    out = {mine.label: {}, reference.label: {}}
+    for cell in result.cells:
+        log = cell.log
+        order = np.argsort(log.index)
+        if not (log.index[order] == np.arange(games)).all():
+            raise RuntimeError("a cross-play cell did not play deals 0 .. games-1")
+        out[cell.sides[k]][cell.sides[1 - k]] = (log.winner[order] == k).astype(np.float64)
+    return out, mine.label, reference.label
+
+
+def benchmark(game: str, team: str, policy: str, population_name: str = "v1",
+              games: int = 2000, seed: int = SCORING_SEED, workers: int | None = None,
+              db: str | Path | None = None, **params) -> dict:
+    """The policy's and the heuristic's blocks against the population, and their differences.
+    Stored in the results database ``db`` when given."""
+    spec = envs.registry[game]
+    params = spec.resolve(**params)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2:
+        raise ValueError(f"games must be an integer >= 2 (an interval needs two), got {games!r}")
+    ffa = free_for_all(spec)
+    other = "player" if ffa else next((t for t in spec.teams if t != team), None)
+    if other is None:
+        raise ValueError(f"{game} has no team other than {team!r}")
+    members = population(game, other if not ffa else "player", population_name)
+    if db is not None:
+        _check_db(db)
+    out, mine, reference = _outcomes(game, team, policy, members, games, seed, workers, params)
+    labels = [resolve(m, spec, params).label for m in members]
+    blocks = {who: _block([(m, out[who][m]) for m in labels], ffa) for who in (mine, reference)}
+    differences = {m: paired_difference(out[mine][m], out[reference][m]) for m in labels}
+    per_deal_mean = {who: np.stack([out[who][m] for m in labels], axis=1).mean(axis=1)
+                     for who in (mine, reference)}
+    for row in blocks[mine]["members"]:
+        d = differences[row["name"]]
+        row["reference_rate"] = float(out[reference][row["name"]].mean())
+        row["difference"] = {"mean": d[0], "interval": [d[1], d[2]]}
+    worst_ref = blocks[reference]["worst"]["rate"]
+    mean_d = paired_difference(per_deal_mean[mine], per_deal_mean[reference])
+    report = {
+        "game": game, "version": spec.version, "params": params, "team": team,
+        "policy": policy, "label": mine, "population": population_name, "members_play": other,
+        "seed": seed, "games": games,
+        "measure": "mean position (1 = best)" if ffa else f"{team} win rate",
+        "lower_is_better": ffa,
+        "mean": blocks[mine]["mean"], "worst": blocks[mine]["worst"],
+        "members": blocks[mine]["members"],
+        "reference": {"policy": REFERENCE, **blocks[reference]},
+        "difference": {"mean": {"mean": mean_d[0], "interval": [mean_d[1], mean_d[2]]},
+                       "worst": blocks[mine]["worst"]["rate"] - worst_ref},
+    }
+    if db is not None:
+        store(db, report)
+    return report
+
+
+BENCHMARK_SCHEMA = """
+CREATE TABLE IF NOT EXISTS benchmarks (
+    id INTEGER PRIMARY KEY, utc TEXT NOT NULL, game TEXT NOT NULL, version INTEGER NOT NULL,
+    params TEXT NOT NULL, team TEXT NOT NULL, policy TEXT NOT NULL, population TEXT NOT NULL,
+    seed INTEGER NOT NULL, games INTEGER NOT NULL, report TEXT NOT NULL);
+"""
+
+
+def _check_db(db: str | Path) -> None:
+    """Refuse, before any game is played, a file that is not a SQLite database."""
+    path = Path(db)
+    if path.exists() and path.is_file() and path.stat().st_size:
+        with open(path, "rb") as f:
+            if f.read(16) != b"SQLite format 3\x00":
+                raise ValueError(f"{path}: not a SQLite database; give another --db")
+    elif path.exists() and not path.is_file():
+        raise ValueError(f"{path}: not a file")
+
+
+def store(db: str | Path, report: dict) -> None:
+    path = Path(db)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        con = sqlite3.connect(path)
+        with con:
+            con.executescript(BENCHMARK_SCHEMA)
+            con.execute(
+                "INSERT INTO benchmarks (utc, game, version, params, team, policy, population, "
+                "seed, games, report) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (datetime.now(timezone.utc).isoformat(timespec="seconds"), report["game"],
+                 report["version"], json.dumps(report["params"], sort_keys=True),
+                 report["team"], report["policy"], report["population"], report["seed"],
+                 report["games"], json.dumps(report)))
+        con.close()
+    except sqlite3.DatabaseError as e:
+        raise ValueError(f"{path}: cannot store the benchmark ({e})") from None
+
+
+def format_report(r: dict) -> str:
+    lib = r["lower_is_better"]
+    head = (f"{r['game']} v{r['version']} {r['params']['num_players']}p: {r['label']} as "
+            f"{r['team']} against population {r['population']} ({r['members_play']}), "
+            f"{r['games']} paired deals, seed {r['seed']}; {r['measure']}"
+            f"{' (lower is better)' if lib else ''}")
+    w = max(12, *(len(m["name"]) for m in r["members"]))
+    lines = [head, f"  {'member':<{w}} {'policy [95%]':>22} {'heuristic':>10} "
+             f"{'difference [paired 95%]':>28}"]
+    for m in r["members"]:
+        lo, hi = m["interval"]
+        d = m["difference"]
+        lines.append(f"  {m['name']:<{w}} {m['rate']:>7.3f} [{lo:.3f}, {hi:.3f}] "
+                     f"{m['reference_rate']:>10.3f} "
+                     f"{format_difference((d['mean'], *d['interval'])):>28}")
+    mean, ref = r["mean"], r["reference"]["mean"]
+    d = r["difference"]["mean"]
+    lines.append(f"  {'mean':<{w}} {mean['rate']:>7.3f} [{mean['interval'][0]:.3f}, "
+                 f"{mean['interval'][1]:.3f}] {ref['rate']:>10.3f} "
+                 f"{format_difference((d['mean'], *d['interval'])):>28}")
+    worst, rw = r["worst"], r["reference"]["worst"]
+    lines.append(f"  worst: {worst['name']} {worst['rate']:.3f} [{worst['interval'][0]:.3f}, "
+                 f"{worst['interval'][1]:.3f}]; the heuristic's worst: {rw['name']} "
+                 f"{rw['rate']:.3f} [{rw['interval'][0]:.3f}, {rw['interval'][1]:.3f}]")
+    return "\n".join(lines)
+
+
+def tables(games: int, seed: int = SCORING_SEED, workers: int | None = None) -> str:
+    """docs/evaluation.md's population tables: random and the heuristic on every side of every
+    game at the reference sizes, every member's row."""
+    out = [f"Population v1, {games} paired deals per member (seed {seed}); "
+           "`python -m evaluation.benchmark --tables --games " f"{games}`.", ""]
+    for game, sizes in REFERENCE_SIZES.items():
+        spec = envs.registry[game]
+        ffa = free_for_all(spec)
+        for n in sizes:
+            for team in (["player"] if ffa else spec.teams):
+                rows = {p: benchmark(game, team, p, games=games, seed=seed, workers=workers,
+                                     num_players=n) for p in ("random", REFERENCE)}
+                measure = rows[REFERENCE]["measure"]
+                out += [f"**{game} v{spec.version}, {n} players, {team}** ({measure}; members "
+                        f"play {rows[REFERENCE]['members_play']})", "",
+                        "| member | random [95%] | heuristic [95%] | heuristic - random "
+                        "[paired 95%] |", "|---|---|---|---|"]
+                for a, b in zip(rows["random"]["members"], rows[REFERENCE]["members"]):
+                    d = paired_difference_rows(rows, a["name"])
+                    out.append(f"| {a['name']} | {a['rate']:.3f} [{a['interval'][0]:.3f}, "
+                               f"{a['interval'][1]:.3f}] | {b['rate']:.3f} "
+                               f"[{b['interval'][0]:.3f}, {b['interval'][1]:.3f}] | {d} |")
+                ra, rb = rows["random"]["mean"], rows[REFERENCE]["mean"]
+                d = rows["random"]["difference"]["mean"]
+                out.append(f"| **mean** | {ra['rate']:.3f} [{ra['interval'][0]:.3f}, "
+                           f"{ra['interval'][1]:.3f}] | {rb['rate']:.3f} "
+                           f"[{rb['interval'][0]:.3f}, {rb['interval'][1]:.3f}] | "
+                           f"{format_difference((-d['mean'], -d['interval'][1], -d['interval'][0]))} |")
+                wa, wb = rows["random"]["worst"], rows[REFERENCE]["worst"]
+                out.append(f"| **worst** | {wa['rate']:.3f} ({wa['name']}) | {wb['rate']:.3f} "
+                           f"({wb['name']}) | |")
+                out.append("")
+    return "\n".join(out)
+
+
+def paired_difference_rows(rows: dict, member: str) -> str:
+    """The heuristic's rate minus random's against one member, from random's report (whose
+    reference is the heuristic on the same deals)."""
+    row = next(m for m in rows["random"]["members"] if m["name"] == member)
+    d = row["difference"]
+    return format_difference((-d["mean"], -d["interval"][1], -d["interval"][0]))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m evaluation.benchmark",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", action="store_true", required=True,
+                        help="print docs/evaluation.md's population tables (Markdown)")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=SCORING_SEED)
+    parser.add_argument("--workers", type=int, default=None)
+    args = parser.parse_args(argv)
+    print(tables(args.games, args.seed, args.workers))
+
+
+if __name__ == "__main__":
+    main()

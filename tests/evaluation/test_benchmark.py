@@ -1,0 +1,87 @@
+"""hiddendeck benchmark: a policy against every member of a reference population, paired with
+the heuristic on the same deals."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+import envs
+from agents.populations import POPULATIONS, REFERENCE_SIZES, population
+from evaluation.benchmark import benchmark
+from evaluation.entrants import free_for_all, resolve
+
+
+@pytest.mark.parametrize("game", sorted(REFERENCE_SIZES))
+def test_every_population_member_resolves_and_plays_its_side(game):
+    spec = envs.registry[game]
+    for n in REFERENCE_SIZES[game]:
+        params = spec.resolve(num_players=n)
+        for team in (["player"] if free_for_all(spec) else spec.teams):
+            members = population(game, team)
+            assert "random" in members and "heuristic" in members
+            for m in members:
+                assert team in resolve(m, spec, params).roles, (game, team, m)
+    assert set(POPULATIONS["v1"]) == set(REFERENCE_SIZES)
+
+
+def test_the_report_names_mean_worst_members_and_the_reference():
+    r = benchmark("amongus", "crew", "random", games=40, workers=1, num_players=6)
+    assert {"mean", "worst", "members", "reference"} <= set(r)
+    names = [m["name"] for m in r["members"]]
+    assert names == [resolve(m, envs.registry["amongus"], {"num_players": 6}).label
+                     for m in population("amongus", "impostor")]
+    for block in (r, r["reference"]):
+        for m in block["members"]:
+            assert {"name", "rate", "interval"} <= set(m)
+            assert 0.0 <= m["interval"][0] <= m["rate"] <= m["interval"][1] <= 1.0
+        assert block["worst"]["rate"] == min(m["rate"] for m in block["members"])
+    d = r["difference"]["mean"]
+    assert d["interval"][0] <= d["mean"] <= d["interval"][1]
+    assert d["mean"] == pytest.approx(r["mean"]["rate"] - r["reference"]["mean"]["rate"])
+
+
+def test_the_heuristic_against_itself_differs_by_exactly_nothing():
+    """Same deals, same policy: every paired difference is 0 with a zero-width interval."""
+    r = benchmark("menace", "menace", "heuristic", games=24, workers=1, num_players=5)
+    for m in r["members"]:
+        assert m["rate"] == m["reference_rate"]
+        assert m["difference"] == {"mean": 0.0, "interval": [0.0, 0.0]}
+
+
+def test_free_for_all_scores_mean_positions_lower_is_better():
+    r = benchmark("maniacal", "player", "heuristic", games=6, workers=1, num_players=4)
+    assert r["lower_is_better"] and r["members_play"] == "player"
+    by = {m["name"]: m for m in r["members"]}
+    assert by["heuristic"]["rate"] == pytest.approx(2.5)  # against itself: the mean place
+    assert by["random"]["rate"] < 2.5
+    assert r["worst"]["name"] == "heuristic"  # the highest mean position is the worst
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(game="menace", team="impostor", policy="heuristic"), "no team 'impostor'"),
+    (dict(game="menace", team="crew", policy="drain"), "plays \\['menace'\\], not crew"),
+    (dict(game="menace", team="crew", policy="heuristic", population_name="v9"),
+     "unknown population"),
+])
+def test_bad_requests_are_refused_before_playing(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        benchmark(games=8, workers=1, num_players=5, **kwargs)
+
+
+def test_the_command_stores_its_report_and_refuses_a_file_that_is_not_a_database(tmp_path):
+    db = tmp_path / "results.sqlite"
+    cmd = [sys.executable, "-m", "evaluation.cli", "benchmark", "amongus", "--team",
+           "impostor", "--policy", "random", "--games", "16", "--workers", "1", "--json"]
+    done = subprocess.run(cmd + ["--db", str(db)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    (stored,), = sqlite3.connect(db).execute("SELECT report FROM benchmarks").fetchall()
+    assert json.loads(stored) == report
+    text = tmp_path / "notes.txt"
+    text.write_text("keep me")
+    done = subprocess.run(cmd + ["--db", str(text)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "not a SQLite database" in done.stderr
+    assert text.read_text() == "keep me"
