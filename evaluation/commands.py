@@ -133,8 +133,10 @@ def cmd_beliefs(args) -> int:
 def cmd_exploit(args) -> int:
     from .exploit import exploit, format_report
 
-    report = exploit(args.game, args.against, args.steps, games=args.games, seed=args.seed,
-                     out=args.out, workers=args.workers)
+    report = exploit(args.game, args.against, args.steps, team=args.team,
+                     population_name=args.population, warm_start=args.warm_start,
+                     games=args.games, seed=args.seed, out=args.out, workers=args.workers,
+                     params=_game_params(args))
     print(json.dumps(report) if args.json else format_report(report))
     return 0
 
@@ -275,16 +277,26 @@ def register(subparsers) -> None:
     p.set_defaults(run=cmd_beliefs)
 
     p = subparsers.add_parser(
-        "exploit", help="train a fresh policy against a frozen checkpoint; report its gain",
-        description="Trains the other team(s) from scratch (PPO) against the frozen checkpoint "
-        "alone, then plays the exploiter and the frozen policy's self-play partner (the other "
-        "team's checkpoint beside it; else the heuristic) against it on held-out deals. The "
-        "win-rate gain is a lower bound on the frozen policy's exploitability. Stored in "
-        "OUT/exploit.json.",
+        "exploit", help="approximate exploitability: train a best response from scratch "
+        "against a frozen policy, report its gain over the population",
+        description="Freezes POLICY on TEAM and trains the other team from scratch (PPO, no "
+        "imitation, no teacher term) against it alone for STEPS decisions; then the exploiter "
+        "and every member of the reference population on its side play the frozen policy on "
+        "the same held-out deals. The gain over the best member, with a paired 95% interval, "
+        "is a lower bound on the frozen policy's exploitability. Stored in OUT/exploit.json.",
     )
     p.add_argument("game", choices=list(envs.registry))
-    p.add_argument("--against", required=True, metavar="CHECKPOINT", help="the frozen policy")
+    p.add_argument("--against", required=True, metavar="POLICY",
+                   help="the frozen policy: a checkpoint, a scripted name, py:MODULE:ATTR")
+    p.add_argument("--team", default=None, help="the team the frozen policy plays (default: "
+                   "its only one)")
     p.add_argument("--steps", type=_positive, required=True, help="exploiter training decisions")
+    p.add_argument("--warm-start", default=None, metavar="NAME",
+                   help="opt in: imitate this scripted player before PPO (default: none)")
+    p.add_argument("--population", default="v1", help="the reference population (default v1)")
+    p.add_argument("--players", type=int, default=None, help="seats at the table (a "
+                   "checkpoint brings its own)")
+    p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--games", type=_positive, default=2000, help="held-out evaluation deals")
     p.add_argument("--seed", type=int, default=0, help="the exploiter's training seed")
     p.add_argument("--workers", type=_positive, default=None)
