@@ -9,7 +9,12 @@ seats against the same player, and with the difference in points (``report``); a
 player with a written exploit (Among Us's chain crew) also meets the exploit, scored the same
 way, as the most such a bar can fairly ask. Where the run trained every team, a last row
 plays the trained teams against each other (the issue's bar: "trained crew vs trained menace
-between 20% and 80%"). Win rates carry Wilson 95% intervals (``evaluation.match``).
+between 20% and 80%"). Every match plays the same numbered deals of the scoring seed, so each
+gain is measured deal by deal and carries a paired bootstrap 95% interval
+(``evaluation.stats``); win rates carry Wilson 95% intervals. The scoring seed may not be the
+run's training seed, and a row against a scripted player the run imitated or trained against
+says so ("seen in training"): it is not a held-out result. The header says whether trained
+policies sampled or took their most likely action (``--greedy``).
 
 A free-for-all run (MANIACAL) has one shared policy and no teams: it plays half the seats
 against the heuristic in the others, every deal once in every seating (at 4 players, the six
@@ -23,13 +28,18 @@ import argparse
 import json
 from pathlib import Path
 
+import numpy as np
+
 import envs
 from agents import make_policy, policy_names, scripted
 from agents.checkpoint import load_checkpoint
 from agents.neural import load_policy
+from evaluation.crossplay import batches_for
 from evaluation.entrants import free_for_all
-from evaluation.ffa import FFAResult, ffa_match
-from evaluation.match import play_match
+from evaluation.ffa import FFAResult, InProcess, ffa_match
+from evaluation.harness import GameLog
+from evaluation.runner import run_batches
+from evaluation.stats import paired_difference, wilson_interval
 from training.ppo import latest_checkpoint
 
 
@@ -108,20 +118,57 @@ def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
     if len(trained_teams) == len(spec.teams):  # the issue's bar: between 20% and 80%
         matches.append((_label({t: "trained" for t in spec.teams}, spec.teams), trained_teams,
                         None, None))
-    rows, rates = [], {}
+    seen = seen_in_training(metadata["args"])
+    rows, rates, wins = [], {}, {}
     for label, policies, team, reference in matches:
-        result = play_match(game, policies, games, seed=seed, **params).as_dict()
+        result, winners = paired_match(game, params, policies, games, seed)
         rates[label] = result["win_rate"]
+        wins[label] = winners
         row = {"match": label, "game": game, "params": params, "checkpoint": str(where),
                "trained": [t for t in spec.teams if policies[t] is trained_teams.get(t)],
+               "seen_in_training": sorted({p.name for t, p in policies.items()
+                                           if policies[t] is not trained_teams.get(t)}
+                                          & seen),
                **result}
         if team is not None:
+            k = spec.teams.index(team)
+            diff = paired_difference(winners == k, wins[reference] == k)
             row.update(team=team, reference=reference,
-                       gain=100.0 * (result["win_rate"][team] - rates[reference][team]))
+                       gain=100.0 * (result["win_rate"][team] - rates[reference][team]),
+                       gain_interval95=[100.0 * diff[1], 100.0 * diff[2]])
             if team not in row["trained"]:
                 row["exploit"] = True
         rows.append(row)
     return rows
+
+
+def seen_in_training(args: dict) -> set[str]:
+    """Every scripted player the run imitated, trained against (league, fixed teams) or used
+    as a teacher: a row against one of them is not a held-out result."""
+    seen = set(args.get("scripted_opponents") or ())
+    seen |= set(args.get("fixed_teams", {}).values())
+    if args.get("imitate"):
+        seen |= {args["imitate"], *(args.get("imitate_also") or ())}
+    return {Path(s).name if str(s).endswith(".pt") else str(s) for s in seen}
+
+
+def paired_match(game: str, params: dict, policies: dict, games: int, seed: int
+                 ) -> tuple[dict, np.ndarray]:
+    """One policy per team on deals ``0 .. games-1`` of ``seed`` (the same deals for every
+    match of the report, so gains are measured deal by deal); the summary and each deal's
+    winning team index (-1: none)."""
+    teams = envs.registry[game].teams
+    sides = tuple(InProcess(f"{t}:{policies[t].name}", policies[t]) for t in teams)
+    logs = list(run_batches(batches_for(game, params, sides, seed, games), workers=1))
+    log = GameLog.concat(logs)
+    winners = log.winner[np.argsort(log.index)]
+    won = {t: int((winners == k).sum()) for k, t in enumerate(teams)}
+    result = {"policies": {t: policies[t].name for t in teams}, "games": games, "wins": won,
+              "draws": games - sum(won.values()),
+              "win_rate": {t: won[t] / games for t in teams},
+              "interval95": {t: list(wilson_interval(won[t], games)) for t in teams},
+              "decisions_per_game": float(log.length.mean())}
+    return result, winners
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -137,6 +184,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true")
     ns = parser.parse_args(argv)
     _, metadata = _run_checkpoint(ns.run)
+    if ns.seed == metadata["args"].get("seed"):
+        parser.error(f"--seed {ns.seed} is the run's training seed: score on deals it never "
+                     f"trained on")
     if free_for_all(envs.registry[metadata["game"]]):
         result = ffa_report(ns.run, ns.games, ns.seed, ns.workers, ns.greedy)
         print(json.dumps(result.as_dict(), indent=2) if ns.json else result.format_table())
@@ -146,9 +196,13 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(rows, indent=2))
         return
     teams = envs.registry[rows[0]["game"]].teams
-    print(f"{rows[0]['game']} {rows[0]['params']}")
+    seen = sorted(seen_in_training(metadata["args"]))
+    print(f"{rows[0]['game']} {rows[0]['params']}; trained policies "
+          f"{'greedy' if ns.greedy else 'sampled'}; scoring seed {ns.seed} (training seed "
+          f"{metadata['args'].get('seed')}); {ns.games} paired deals per match; scripted players "
+          f"seen in training: {', '.join(seen) or 'none'}")
     print("| match | games | " + " | ".join(f"{t} wins (95% CI)" for t in teams)
-          + " | draws | trained team vs the heuristic in its seats |")
+          + " | draws | trained team vs the heuristic in its seats [paired 95%] |")
     print("|---|---|" + "---|" * len(teams) + "---|---|")
     for r in rows:
         cells = []
@@ -157,9 +211,12 @@ def main(argv: list[str] | None = None) -> None:
             cells.append(f"{r['win_rate'][team]:.3f} [{lo:.3f}, {hi:.3f}]")
         if "gain" in r:
             whose = f"{r['team']}, the exploit" if "exploit" in r else r["team"]
-            gain = f"{r['gain']:+.1f} points ({whose})"
+            lo, hi = r["gain_interval95"]
+            gain = f"{r['gain']:+.1f} [{lo:+.1f}, {hi:+.1f}] points ({whose})"
         else:
             gain = "(trained against trained)" if r["trained"] else "(reference)"
+        if r["seen_in_training"]:
+            gain += f" (seen in training: {', '.join(r['seen_in_training'])})"
         print(f"| {r['match']} | {r['games']} | {' | '.join(cells)} | "
               f"{r['draws'] / r['games']:.3f} | {gain} |")
 

@@ -3,10 +3,11 @@ row after its reference (the heuristic in the same seats, the same deals) and th
 
 import pytest
 
+import envs
+from agents import make_policy
 from agents.neural import load_policy
-from evaluation.match import play_match
 from training.ppo import Args, train
-from training.report import main, report
+from training.report import main, paired_match, report, seen_in_training
 
 from .conftest import TINY
 
@@ -55,12 +56,44 @@ def test_the_trained_teams_meet_each_other_each_with_its_own_network(tiny_run):
     assert last["match"] == "trained crew vs trained impostor"
     own = {t: load_policy(paths[t], "amongus", team=t, greedy=True, num_players=4)
            for t in ("crew", "impostor")}
-    right = play_match("amongus", own, 40, seed=6, num_players=4).as_dict()
-    mixed = play_match("amongus", {"crew": own["crew"], "impostor": own["crew"]}, 40, seed=6,
-                       num_players=4).as_dict()
+    params = {"num_players": 4, "max_rounds": last["params"]["max_rounds"]}
+    right, _ = paired_match("amongus", params, own, 40, 6)
+    mixed, _ = paired_match("amongus", params, {"crew": own["crew"], "impostor": own["crew"]},
+                            40, 6)
     assert (last["wins"], last["decisions_per_game"]) == (right["wins"],
                                                           right["decisions_per_game"])
     assert mixed["decisions_per_game"] != right["decisions_per_game"]  # the test can tell
+
+
+def test_every_match_plays_the_same_deals_and_each_gain_has_a_paired_interval(tiny_run):
+    args, _ = tiny_run
+    rows = report(args.out, 30, seed=7, greedy=True)
+    for r in rows:
+        if "gain" in r:
+            lo, hi = r["gain_interval95"]
+            assert lo <= r["gain"] <= hi
+    heuristic = make_policy("heuristic", envs.registry["amongus"], rows[0]["params"], 7)
+    lineup = {"crew": heuristic, "impostor": heuristic}
+    first, deals = paired_match("amongus", rows[0]["params"], lineup, 30, 7)
+    again, same = paired_match("amongus", rows[0]["params"], lineup, 30, 7)
+    assert first == again and (deals == same).all()
+    assert first["wins"] == rows[0]["wins"]  # the report's reference row: the same deals
+
+
+def test_the_report_refuses_the_training_seed_and_marks_opponents_seen_in_training(
+        tiny_run, capsys):
+    args, _ = tiny_run
+    with pytest.raises(SystemExit):
+        main([args.out, "--games", "8", "--seed", str(args.seed)])
+    assert "training seed" in capsys.readouterr().err
+    rows = report(args.out, 8, seed=5)
+    seen = seen_in_training(vars(args))
+    assert ("heuristic" in seen) == (args.imitate == "heuristic")
+    for r in rows:
+        assert set(r["seen_in_training"]) <= seen
+    main([args.out, "--games", "8", "--seed", "5"])
+    head = capsys.readouterr().out.splitlines()[0]
+    assert "sampled" in head and "scoring seed 5" in head and "seen in training" in head
 
 
 def test_menace_the_trained_crew_meets_the_drain_menace_and_a_fixed_team_has_no_rows(tmp_path):
@@ -74,3 +107,5 @@ def test_menace_the_trained_crew_meets_the_drain_menace_and_a_fixed_team_has_no_
     ]
     assert {r.get("team") for r in rows} == {None, "crew"}
     _assert_gains(rows)
+    # the heuristic menace was the run's fixed opponent: not a held-out result
+    assert [r["seen_in_training"] for r in rows][:2] == [["heuristic"], ["heuristic"]]
