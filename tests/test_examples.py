@@ -68,3 +68,15 @@ def test_tianshou_pettingzoo_path_trains_a_policy_per_role_without_a_wrapper():
     result = tianshou_roles.main(iterations=2, episodes=4)
     assert set(result["decisions"]) == {"crew", "impostor"}
     assert all(len(r) == 2 for r in result["returns"].values())  # each role updated twice
+
+
+def test_an_sb3_policy_enters_eval_benchmark_and_tournament(tmp_path, monkeypatch):
+    pytest.importorskip("sb3_contrib")
+    from examples import sb3_policy
+
+    monkeypatch.setenv("SB3_CREW_MODEL", str(tmp_path / "crew.zip"))
+    out = sb3_policy.main(steps=256, games=16)
+    assert {c.sides[0] for c in out["matrix"].cells} == {"sb3", "heuristic"}
+    assert out["benchmark"]["label"] == "sb3" and len(out["benchmark"]["members"]) == 3
+    sb3 = next(s for s in out["tournament"].standings if s.label == "sb3")
+    assert set(sb3.by_role) == {"crew"}  # it declares the crew side only
