@@ -41,8 +41,8 @@ from agents.checkpoint import load_checkpoint
 from agents.neural import load_policy
 from agents.policy import Policy, choose
 from envs.core.spec import GameSpec
-from training.cli import game_param
 
+from .commands import game_param
 from .entrants import free_for_all
 from .ffa import InProcess, Side, play_seatings, score
 from .harness import Batch, play_batch

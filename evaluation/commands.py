@@ -12,7 +12,17 @@ import json
 import sys
 
 import envs
-from training.cli import game_param
+
+
+def game_param(text: str) -> tuple[str, int]:
+    """``--param NAME=VALUE``: game parameters are integers (bools as 0/1)."""
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    try:
+        return name, int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{name}: expected an integer, got {value!r}") from None
 
 
 def _positive(text: str) -> int:

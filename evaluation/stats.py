@@ -65,5 +65,5 @@ def paired_difference(a, b, resamples: int = RESAMPLES, seed: int = 0
 
 def format_difference(d: tuple[float, float, float], digits: int = 3) -> str:
     """``+0.273 [+0.255, +0.289]``."""
-    mean, lo, hi = d
+    mean, lo, hi = (x + 0.0 for x in d)  # + 0.0: no "-0.000"
     return f"{mean:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"

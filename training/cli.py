@@ -11,18 +11,8 @@ import math
 import sys
 from pathlib import Path
 
+from evaluation.commands import game_param
 from training.ppo import Args, train
-
-
-def game_param(text: str) -> tuple[str, int]:
-    """``--param NAME=VALUE``: game parameters are integers (bools as 0/1)."""
-    name, sep, value = text.partition("=")
-    if not sep or not name:
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
-    try:
-        return name, int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{name}: expected an integer, got {value!r}") from None
 
 
 def _varied(text: str) -> tuple[str, tuple[int, int]]:
