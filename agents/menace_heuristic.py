@@ -342,10 +342,11 @@ def pick_character(obs, off, menace):
 
 
 @kernel
-def crew_turn(obs, off, mask, oxygen, n, scores):
-    """Repair while Oxygen survives the worst case, else Raise Morale; help; wound a Menace
-    shown for what it is (an exiled one still plays); draw; Bad last."""
-    safe = oxygen - 1 - worst_drain(obs, off, n) >= RESERVE[n - MIN_PLAYERS]
+def crew_turn(obs, off, mask, oxygen, n, scores, reserve):
+    """Repair while Oxygen survives the worst case with ``reserve`` to spare, else Raise
+    Morale; help; wound a Menace shown for what it is (an exiled one still plays); draw; Bad
+    last."""
+    safe = oxygen - 1 - worst_drain(obs, off, n) >= reserve
     if safe:
         for card in (AR, BR):
             if mask[A.PLAY + card]:
@@ -452,6 +453,12 @@ def on_menace_side(obs, off, agenda):
 def decide(obs, mask, off, n):
     """One action for the pending decision of the observing seat; legal by construction (a
     choice the mask forbids falls back to the first legal action)."""
+    return decide_with(obs, mask, off, n, RESERVE[n - MIN_PLAYERS])
+
+
+@kernel
+def decide_with(obs, mask, off, n, reserve):
+    """``decide`` with the Crew's Oxygen ``reserve`` given (a larger-reserve style)."""
     agenda = np.argmax(obs[off[OWN_AGENDA] : off[OWN_AGENDA] + c.N_AGENDAS])
     menace = on_menace_side(obs, off, agenda)
     decision = np.argmax(obs[off[DECISION] : off[DECISION] + N_DECISIONS])
@@ -468,7 +475,7 @@ def decide(obs, mask, off, n):
         if menace:
             choice = menace_turn(obs, off, mask, oxygen, energy, n)
         else:
-            choice = crew_turn(obs, off, mask, oxygen, n, scores)
+            choice = crew_turn(obs, off, mask, oxygen, n, scores, reserve)
     elif (
         decision == R.PAY_DISCARD
         or decision == R.HAND_LIMIT

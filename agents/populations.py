@@ -7,9 +7,10 @@ its members for good, so scores under ``v1`` stay comparable; new styles go into
 
 ``POPULATIONS[name][game][team]`` lists the members that play ``team`` (entrant texts, as every
 command takes them: a name, ``LABEL@py:module:attr``); a policy playing another team of the game
-meets them. ``v1`` holds random, the heuristic and every scripted exploit the project ships;
-the audits' further styles (vote-reading and large-reserve crews, own-colour-showing players,
-sell-and-hire seats) and the zoo's trained policies will make ``v2``.
+meets them. ``v1`` holds random, the heuristic, every scripted exploit the project ships and
+two of the audits' styles (``agents/menace_styles.py``, ``agents/amongus_styles.py``); the
+audits' other styles (the vote-reading crew, own-colour-showing players, sell-and-hire seats)
+and the zoo's trained policies will make ``v2``.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ REFERENCE_SIZES = {"menace": (5, 7), "amongus": (6,), "maniacal": (4,)}
 
 _V1 = {
     "menace": {
-        "crew": ["random", "heuristic"],
+        "crew": ["random", "heuristic", "reserve7@py:agents.menace_styles:MenaceLargeReserve"],
         "menace": ["random", "heuristic", "drain",
                    "saboteur@py:agents.menace_drain:MenaceSaboteur",
                    "wounder@py:agents.menace_drain:MenaceWounder"],
     },
     "amongus": {
-        "crew": ["random", "heuristic", "chain"],
+        "crew": ["random", "heuristic", "chain",
+                 "passive@py:agents.amongus_styles:AmongUsPassive"],
         "impostor": ["random", "heuristic", "chain-exploit@py:agents.amongus_chain:ChainExploit"],
     },
     "maniacal": {
