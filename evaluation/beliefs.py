@@ -46,6 +46,7 @@ from agents.policy import choose
 
 from .entrants import free_for_all, resolve, roles
 from .progress import bar
+from .stats import format_difference, paired_difference
 
 EPS = 1e-6
 
@@ -389,6 +390,7 @@ def benchmark(game: str, policy: str, games: int = 2_000, against: str = "heuris
                                                           part(teams == t)))
                                         for k, v in predictors.items()}
                          for t in np.unique(teams)}
+    result["differences"] = log_loss_differences(predictors, y, data.game[test])
     o = result["overall"]
     if entrant.label in o:
         gain = o["base rate"]["log_loss"] - o["probe"]["log_loss"]
@@ -396,6 +398,27 @@ def benchmark(game: str, policy: str, games: int = 2_000, against: str = "heuris
             (o["base rate"]["log_loss"] - o[entrant.label]["log_loss"]) / gain if gain > 0
             else None)
     return result
+
+
+def log_loss_differences(predictors: dict, y: np.ndarray, games: np.ndarray) -> dict:
+    """Each pair of predictors' log-loss difference (the first minus the second; negative: the
+    first predicts better), with a paired bootstrap 95% interval over held-out games: the
+    predictors score the same decisions, and a game's decisions share its deal, so the game is
+    the unit resampled."""
+    y = np.asarray(y, bool)
+    _, game_of = np.unique(games, return_inverse=True)
+    per_game = {}
+    for name, p in predictors.items():
+        p = np.clip(np.asarray(p, np.float64), EPS, 1 - EPS)
+        loss = -np.where(y, np.log(p), np.log1p(-p)).mean(axis=1)  # [decisions]
+        per_game[name] = np.bincount(game_of, loss) / np.bincount(game_of)
+    names = list(per_game)
+    out = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            mean, lo, hi = paired_difference(per_game[b], per_game[a])
+            out[f"{b} - {a}"] = {"mean": mean, "interval": [lo, hi]}
+    return out
 
 
 def _mass(s: dict) -> str:
@@ -422,6 +445,9 @@ def format_result(r: dict) -> str:
         for name, s in table.items():
             lines.append(f"{label:>10} {name:<14} {s['log_loss']:>9.4f} {s['brier']:>7.4f} "
                          f"{s['ece']:>7.4f} {s['top1']:>7.3f} {_mass(s):>9}")
+    for pair, d in r.get("differences", {}).items():
+        lines.append(f"log-loss {pair}: {format_difference((d['mean'], *d['interval']), 4)} "
+                     f"(paired over held-out games)")
     if r.get("share_of_probe") is not None:
         lines.append(f"share of the probe's log-loss gain over the base rate: "
                      f"{r['share_of_probe']:.2f}")

@@ -198,3 +198,15 @@ def test_public_facts_hold_in_random_games(game, players):
     assert ((settled < 0) | (settled == y)).all()
     assert (count == y.sum(1)).all()
     assert allowed_mass(y.astype(float), settled, count) == pytest.approx(1.0)
+
+
+def test_log_loss_differences_are_paired_over_games():
+    from evaluation.beliefs import log_loss_differences
+
+    y = np.array([[1, 0], [0, 1], [1, 0], [0, 1]], bool)
+    sure = np.where(y, 0.9, 0.1)
+    unsure = np.full(y.shape, 0.5)
+    d = log_loss_differences({"base rate": unsure, "probe": sure}, y, np.array([0, 0, 1, 1]))
+    gap = float(np.log(0.5) - np.log(0.9))  # the probe's log-loss minus the base rate's
+    assert d["probe - base rate"]["mean"] == pytest.approx(gap)
+    assert d["probe - base rate"]["interval"] == pytest.approx([gap, gap])  # same every game
