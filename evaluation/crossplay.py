@@ -27,6 +27,7 @@ from .entrants import Entrant, free_for_all, resolve_all
 from .harness import Batch, GameLog
 from .match import wilson_interval
 from .runner import run_batches
+from .stats import format_difference, paired_difference
 
 BATCH_GAMES = 1024  # games per batch: part of what fixes a match's games, so recorded with them
 SLOTS = 512  # games in flight per batch
@@ -81,7 +82,29 @@ class CrossPlay:
             "policies": self.lineups, "sources": self.sources,
             "batch_games": self.batch_games, "slots": self.slots,
             "cells": [c.summary(self.teams) for c in self.cells],
+            "paired_differences": self.paired_differences(),
         }
+
+    def paired_differences(self) -> list[dict]:
+        """Within each team's lineup, each policy's win rate minus the lineup's first policy's
+        against the same opponents, with a paired bootstrap 95% interval over deals (two cells
+        of a column played the same deals)."""
+        first, second = self.teams[0], self.teams[1]
+        won = {}
+        for c in self.cells:
+            order = np.argsort(c.log.index)
+            won[c.sides[0], c.sides[1]] = c.log.winner[order]
+        out = []
+        for k, (team, other) in enumerate(((first, second), (second, first))):
+            lineup = self.lineups[team]
+            for policy in lineup[1:]:
+                for against in self.lineups[other]:
+                    mine = (policy, against) if k == 0 else (against, policy)
+                    base = (lineup[0], against) if k == 0 else (against, lineup[0])
+                    mean, lo, hi = paired_difference(won[mine] == k, won[base] == k)
+                    out.append({"team": team, "policy": policy, "baseline": lineup[0],
+                                "against": against, "difference": mean, "interval95": [lo, hi]})
+        return out
 
     # -- the table, in three formats ------------------------------------------------------
 
@@ -110,6 +133,10 @@ class CrossPlay:
             f"{corner:<{w}}" + "".join(f"{c:>{cw}}" for c in cols),
         ]
         lines += [f"{r:<{w}}" + "".join(f"{text[r, c]:>{cw}}" for c in cols) for r in rows]
+        for d in self.paired_differences():
+            lines.append(f"{d['team']} {d['policy']} - {d['baseline']} against {d['against']}: "
+                         f"{format_difference((d['difference'], *d['interval95']))} "
+                         f"(paired over deals)")
         draws = sum(by[k]["draws"] for k in by)
         if draws:
             lines.append(f"draws: {draws} in all (counted as neither team's win)")
