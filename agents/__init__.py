@@ -49,7 +49,8 @@ def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Polic
     games = sorted(g for g, n in SCRIPTED if n == name)
     if games:
         raise ValueError(f"policy {name!r} plays {games}, not {spec.name!r}; it has {names}")
-    raise ValueError(f"unknown policy {name!r}; {spec.name} has {names} , a .pt checkpoint or py:MODULE:ATTR")
+    raise ValueError(f"unknown policy {name!r}; {spec.name} has {names}, a .pt checkpoint or "
+                     f"py:MODULE:ATTR")
 
 
 __all__ = ["Policy", "RandomPolicy", "make_policy", "policy_names", "scripted"]

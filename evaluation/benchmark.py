@@ -102,8 +102,9 @@ def _outcomes(game, team, policy, members, games, seed, workers, params
 
 def benchmark(game: str, team: str, policy: str, population_name: str = "v1",
               games: int = 2000, seed: int = SCORING_SEED, workers: int | None = None,
-              db: str | Path | None = None, **params) -> dict:
+              db: str | Path | None = None, exclude: tuple[str, ...] = (), **params) -> dict:
     """The policy's and the heuristic's blocks against the population, and their differences.
+    ``exclude``: member labels left out (a run's opponents seen in training: not held out).
     Stored in the results database ``db`` when given."""
     spec = envs.registry[game]
     params = spec.resolve(**params)
@@ -113,7 +114,10 @@ def benchmark(game: str, team: str, policy: str, population_name: str = "v1",
     other = "player" if ffa else next((t for t in spec.teams if t != team), None)
     if other is None:
         raise ValueError(f"{game} has no team other than {team!r}")
-    members = population(game, other if not ffa else "player", population_name)
+    members = [m for m in population(game, other if not ffa else "player", population_name)
+               if resolve(m, spec, params).label not in exclude]
+    if not members:
+        raise ValueError(f"every member of population {population_name} is excluded")
     if db is not None:
         _check_db(db)
     out, mine, reference = _outcomes(game, team, policy, members, games, seed, workers, params)
@@ -131,6 +135,7 @@ def benchmark(game: str, team: str, policy: str, population_name: str = "v1",
     report = {
         "game": game, "version": spec.version, "params": params, "team": team,
         "policy": policy, "label": mine, "population": population_name, "members_play": other,
+        "excluded": sorted(exclude),
         "seed": seed, "games": games,
         "measure": "mean position (1 = best)" if ffa else f"{team} win rate",
         "lower_is_better": ffa,

@@ -206,6 +206,10 @@ def main(argv: list[str] | None = None) -> int:
 
     register_train(sub)
 
+    from training.sweep import register as register_sweep
+
+    register_sweep(sub)
+
     from .commands import register as register_evaluation
 
     register_evaluation(sub)

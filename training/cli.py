@@ -121,7 +121,12 @@ def register(subparsers) -> argparse.ArgumentParser:
         "free-for-all game such as maniacal, one shared policy for every seat), checkpoints "
         "under OUT/checkpoints/step_N/{team}.pt, TensorBoard logs under OUT/tb.",
     )
-    p.add_argument("game", help="a registered game, e.g. amongus")
+    p.add_argument("game", nargs="?", default=None,
+                   help="a registered game, e.g. amongus (not with --recipe)")
+    p.add_argument("--recipe", default=None, metavar="NAME",
+                   help="train a recipe (recipes/NAME.toml, or a .toml path): its game, table, "
+                   "step budget and options; only --seed, --out, --threads, --resume, --quiet "
+                   "and --no-tensorboard go with it")
     p.add_argument("--players", type=int, default=d.num_players, help="seats at the table")
     p.add_argument("--steps", type=int, default=None,
                    help=f"agent decisions to train on, all seats together (default "
@@ -293,8 +298,37 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
     )
 
 
+# what may go with --recipe: how to run it, never what is trained
+RUN_OPTIONS = {"recipe", "seed", "out", "threads", "resume", "quiet", "no_tensorboard"}
+
+
+def args_from_recipe(ns: argparse.Namespace) -> Args:
+    """The recipe's arguments for this seed; any trainer option given beside it is refused,
+    so a run called by a recipe's name is that recipe."""
+    from training.recipes import load
+
+    sub = argparse.ArgumentParser().add_subparsers()
+    defaults = vars(register(sub).parse_args([]))
+    given = sorted(k for k, v in vars(ns).items()
+                   if k in defaults and k not in RUN_OPTIONS and k != "run" and v != defaults[k])
+    if given:
+        flags = ", ".join("--" + k.replace("_", "-") if k != "game" else "GAME" for k in given)
+        raise ValueError(f"--recipe sets every trainer option; also given: {flags} (edit a "
+                         f"copy of the recipe instead)")
+    recipe = load(ns.recipe)
+    run = {"threads": ns.threads, "resume": ns.resume, "progress": not ns.quiet,
+           "tensorboard": not ns.no_tensorboard}
+    return recipe.args(ns.seed, ns.out or f"runs/{recipe.name}-{ns.seed}", **run)
+
+
 def run(ns: argparse.Namespace) -> int:
-    paths = train(args_from_namespace(ns))
+    if ns.recipe is not None:
+        args = args_from_recipe(ns)
+    elif ns.game is None:
+        raise ValueError("train needs a GAME or --recipe NAME")
+    else:
+        args = args_from_namespace(ns)
+    paths = train(args)
     for team, path in paths.items():
         print(f"{team}: {path}")
     return 0

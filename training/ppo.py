@@ -240,6 +240,9 @@ class Args:
     tensorboard: bool = True
     progress: bool = True
     """a progress line on stderr with steps/s and held-out win rates"""
+    recipe: str | None = None
+    """``NAME@sha256:...`` of the recipe file this run was made from (``training.recipes``),
+    recorded with every checkpoint; None for a run set up by hand"""
 
     @property
     def warm_start_names(self) -> list[str]:

@@ -1,0 +1,180 @@
+"""Recipes as files: ``recipes/NAME.toml`` holds everything a published run was made with.
+
+A recipe names the game, the table size and the step budget (agent decisions after the warm
+start: never wall time, so a loaded machine runs the same recipe), every trainer option that
+differs from ``training.ppo.Args``'s defaults, and how its runs are scored: the reference
+population, the scoring seeds (never a training seed) and the games per member. ::
+
+    name = "menace5"
+    game = "menace"
+    players = 5
+    steps = 23_000_000
+
+    [trainer]                 # training.ppo.Args fields
+    imitation_steps = 3_000_000
+    imitate_also = ["drain"]
+    team_hidden = { crew = [128, 128] }
+
+    [score]
+    population = "v1"
+    seeds = [1_000_003]
+    games = 4000
+
+``hiddendeck train --recipe menace5 --seed 11`` trains it; ``hiddendeck sweep menace5 --seeds 5``
+trains and scores several seeds (``training.sweep``). A key the trainer does not know, a wrong
+type or a wall-time budget is refused on one line naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import envs
+from agents.populations import POPULATIONS
+
+from .ppo import Args
+
+RECIPES = Path(__file__).resolve().parents[1] / "recipes"
+# Args fields a recipe may not set: the run's own (seed, out, resume), the budget (``steps``
+# at the top level; never seconds), the game and table (top-level keys), the display.
+NOT_IN_TRAINER = {"game", "num_players", "params", "seed", "out", "total_steps", "seconds",
+                  "resume", "progress", "tensorboard", "threads", "recipe"}
+TOP = {"name", "description", "game", "players", "steps", "params", "trainer", "score"}
+SCORE = {"population", "seeds", "games"}
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    path: Path
+    digest: str  # sha256 of the file's bytes
+    game: str
+    players: int
+    steps: int
+    description: str = ""
+    params: dict = field(default_factory=dict)
+    trainer: dict = field(default_factory=dict)
+    population: str = "v1"
+    scoring_seeds: tuple[int, ...] = (1_000_003,)
+    games: int = 2000
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.digest}"
+
+    def args(self, seed: int, out: str | Path, **run) -> Args:
+        """The trainer's arguments for one seed of this recipe (``run``: threads, progress,
+        tensorboard, resume: how to run it, never what is trained)."""
+        if seed in self.scoring_seeds:
+            raise ValueError(f"recipe {self.name}: training seed {seed} is one of its scoring "
+                             f"seeds {list(self.scoring_seeds)}")
+        args = Args(game=self.game, num_players=self.players, params=dict(self.params),
+                    seed=seed, out=str(out), total_steps=self.steps, recipe=self.label,
+                    **self.trainer, **run)
+        args.check()
+        return args
+
+
+def _as_field(name: str, value, default):
+    """A TOML value in the type of the Args field (lists become the tuples Args uses; TOML has
+    no null, so ``imitate = "none"`` is no warm start)."""
+    if name == "imitate" and isinstance(value, str) and value.lower() == "none":
+        return None
+    if isinstance(default, tuple) and isinstance(value, list):
+        return tuple(value)
+    if isinstance(default, dict) and isinstance(value, dict):
+        return {k: tuple(v) if isinstance(v, list) else v for k, v in value.items()}
+    if isinstance(default, bool) != isinstance(value, bool) and default is not None:
+        raise TypeError
+    if isinstance(default, float) and isinstance(value, int):
+        return float(value)
+    if default is not None and not isinstance(value, type(default)):
+        raise TypeError
+    return value
+
+
+def find(name: str) -> Path:
+    """A recipe by name (``recipes/NAME.toml``) or by path."""
+    path = Path(name)
+    if path.suffix == ".toml" or path.exists():
+        return path
+    path = RECIPES / f"{name}.toml"
+    if not path.is_file():
+        known = sorted(p.stem for p in RECIPES.glob("*.toml"))
+        raise ValueError(f"no recipe {name!r}; recipes are {known} (or give a .toml path)")
+    return path
+
+
+def load(name: str) -> Recipe:
+    path = find(name)
+    try:
+        raw = path.read_bytes()
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ValueError(f"{path}: unreadable recipe ({e})") from None
+
+    def bad(key: str, why: str) -> ValueError:
+        return ValueError(f"{path}: {key}: {why}")
+
+    for key in data:
+        if key not in TOP:
+            raise bad(key, f"unknown key; a recipe has {sorted(TOP)}")
+    for key in ("game", "players", "steps"):
+        if key not in data:
+            raise bad(key, "missing")
+    if data["game"] not in envs.registry:
+        raise bad("game", f"unknown game {data['game']!r}")
+    for key in ("players", "steps"):
+        if isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < 1:
+            raise bad(key, f"expected a positive integer, got {data[key]!r}")
+    defaults = {f.name: f for f in dataclasses.fields(Args)}
+    trainer = {}
+    for key, value in data.get("trainer", {}).items():
+        if key in NOT_IN_TRAINER or key not in defaults:
+            why = ("a recipe's budget is `steps`, agent decisions: never wall time"
+                   if key == "seconds" else
+                   "set at the top of the recipe or per run, not in [trainer]"
+                   if key in NOT_IN_TRAINER else "not a training.ppo.Args field")
+            raise bad(f"[trainer] {key}", why)
+        f = defaults[key]
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
+        try:
+            trainer[key] = _as_field(key, value, default)
+        except TypeError:
+            raise bad(f"[trainer] {key}", f"expected {type(default).__name__}, got "
+                      f"{value!r}") from None
+    score = data.get("score", {})
+    for key in score:
+        if key not in SCORE:
+            raise bad(f"[score] {key}", f"unknown key; [score] has {sorted(SCORE)}")
+    population = score.get("population", "v1")
+    if population not in POPULATIONS:
+        raise bad("[score] population", f"unknown population {population!r}")
+    seeds = score.get("seeds", [1_000_003])
+    if not isinstance(seeds, list) or not seeds or not all(
+            isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds):
+        raise bad("[score] seeds", f"expected a non-empty list of seeds, got {seeds!r}")
+    games = score.get("games", 2000)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 2:
+        raise bad("[score] games", f"expected an integer >= 2, got {games!r}")
+    spec = envs.registry[data["game"]]
+    try:
+        params = spec.resolve(num_players=data["players"], **data.get("params", {}))
+    except (ValueError, TypeError) as e:
+        raise bad("params", str(e)) from None
+    params.pop("num_players")
+    recipe = Recipe(
+        name=str(data.get("name", path.stem)), path=path,
+        digest="sha256:" + hashlib.sha256(raw).hexdigest(), game=data["game"],
+        players=data["players"], steps=data["steps"], description=data.get("description", ""),
+        params=params, trainer=trainer, population=population, scoring_seeds=tuple(seeds),
+        games=games)
+    try:
+        recipe.args(seed=max(recipe.scoring_seeds) + 1, out="runs/check")
+    except ValueError as e:
+        raise bad("[trainer]", str(e)) from None
+    return recipe

@@ -1,0 +1,278 @@
+"""``hiddendeck sweep RECIPE --seeds K``: a recipe trained on several seeds, each scored on
+held-out deals against the reference population, aggregated across seeds.
+
+    hiddendeck sweep menace5 --seeds 5 --workers 2 --out runs/sweep-menace5
+    hiddendeck sweep tiny.toml --seeds 2 --ray local
+
+Each seed ``s`` (1..K, or ``--seed-list``) trains into ``OUT/seed-s`` and is scored by
+``evaluation.benchmark`` for every team it trained: against every member of the recipe's
+population *it never met in training* (a member it imitated or had in its league is left out
+and named: ``training.report.seen_in_training``), on the recipe's scoring seeds, paired with
+the heuristic on the same deals. Its score is kept in ``OUT/seed-s/score.json``: a sweep run
+again (after a crash, or with more seeds) trains and scores only what is missing, and a run
+directory with checkpoints but no score resumes its training.
+
+Across seeds, for each team: the interquartile mean (IQM) of the per-seed held-out mean and of
+its gain over the heuristic, each with a 95% bootstrap interval over seeds (with one task, the
+stratified bootstrap of Agarwal et al. 2021 is a bootstrap over runs), and the probability of
+improvement: the share of seeds whose gain is above 0 (ties count half). ``OUT/results.md`` and
+``OUT/results.png`` show every seed, failures included, and the aggregate.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+import envs
+from evaluation.benchmark import benchmark
+from evaluation.entrants import free_for_all
+from training.recipes import Recipe, load
+from training.report import seen_in_training
+
+RESAMPLES = 2000
+
+
+def _atomic_json(path: Path, data) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        json.dump(data, f, indent=1)
+    os.replace(tmp, path)
+
+
+def score_run(recipe: Recipe, run_dir: Path, paths: dict, args: dict, workers: int = 1
+              ) -> dict:
+    """Every trained team of one seed against the population's held-out members."""
+    spec = envs.registry[recipe.game]
+    seen = seen_in_training(args)
+    teams = (["player"] if free_for_all(spec)
+             else [t for t in spec.teams if t not in args.get("fixed_teams", {})])
+    out = {"seed": args["seed"], "run": str(run_dir), "recipe": recipe.label,
+           "seen_in_training": sorted(seen), "teams": {}}
+    for team in teams:
+        path = paths["shared" if free_for_all(spec) else team]
+        reports = [benchmark(recipe.game, team, f"trained@{path}", recipe.population,
+                             games=recipe.games, seed=s, workers=workers, exclude=tuple(seen),
+                             num_players=recipe.players, **recipe.params)
+                   for s in recipe.scoring_seeds]
+        out["teams"][team] = {
+            "lower_is_better": reports[0]["lower_is_better"],
+            "mean": float(np.mean([r["mean"]["rate"] for r in reports])),
+            "worst": float(np.mean([r["worst"]["rate"] for r in reports])),
+            "reference_mean": float(np.mean([r["reference"]["mean"]["rate"] for r in reports])),
+            "gain": float(np.mean([r["difference"]["mean"]["mean"] for r in reports])),
+            "gain_interval": reports[0]["difference"]["mean"]["interval"],
+            "excluded": reports[0]["excluded"],
+            "benchmarks": reports,
+        }
+    return out
+
+
+def run_seed(recipe_path: str, seed: int, out: str, threads: int = 1) -> dict:
+    """Train (or resume) and score one seed; its score is written beside its run. Runs in a
+    worker process or a Ray task as well as here."""
+    from training.ppo import latest_checkpoint, train
+
+    recipe = load(recipe_path)
+    run_dir = Path(out) / f"seed-{seed}"
+    score_file = run_dir / "score.json"
+    if score_file.is_file():
+        return json.loads(score_file.read_text())
+    resume = None
+    if (run_dir / "checkpoints").is_dir():
+        try:
+            latest_checkpoint(run_dir)
+            resume = str(run_dir)
+        except (FileNotFoundError, ValueError):
+            resume = None
+    args = recipe.args(seed, run_dir, threads=threads, progress=False, tensorboard=False,
+                       resume=resume)
+    paths = train(args)
+    from dataclasses import asdict
+
+    score = score_run(recipe, run_dir, {Path(p).stem: p for p in paths.values()}, asdict(args))
+    _atomic_json(score_file, score)
+    return score
+
+
+def iqm(x: np.ndarray) -> float:
+    """The interquartile mean: the mean of the middle half (scipy's ``trim_mean(x, 0.25)``)."""
+    x = np.sort(np.asarray(x, np.float64))
+    cut = int(0.25 * x.size)
+    return float(x[cut:x.size - cut].mean())
+
+
+def aggregate(scores: list[dict], seed: int = 0) -> dict:
+    """Per team: IQM of the held-out mean and of the gain, bootstrap intervals over seeds, and
+    the probability of improvement over the heuristic."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for team in scores[0]["teams"]:
+        rows = [s["teams"][team] for s in scores]
+        sign = -1.0 if rows[0]["lower_is_better"] else 1.0
+        means = np.array([r["mean"] for r in rows])
+        gains = np.array([r["gain"] for r in rows])
+        boot = {"mean": [], "gain": []}
+        for _ in range(RESAMPLES):
+            pick = rng.integers(0, len(rows), len(rows))
+            boot["mean"].append(iqm(means[pick]))
+            boot["gain"].append(iqm(gains[pick]))
+        better = sign * gains
+        out[team] = {
+            "seeds": len(rows), "lower_is_better": rows[0]["lower_is_better"],
+            "iqm_mean": iqm(means), "iqm_mean_interval": list(np.quantile(boot["mean"],
+                                                                          [0.025, 0.975])),
+            "iqm_gain": iqm(gains), "iqm_gain_interval": list(np.quantile(boot["gain"],
+                                                                          [0.025, 0.975])),
+            "probability_of_improvement": float(np.mean((better > 0) + 0.5 * (better == 0))),
+            "reference_mean": float(np.mean([r["reference_mean"] for r in rows])),
+        }
+    return out
+
+
+def sweep(recipe_name: str, seeds: list[int], out: str | Path, workers: int = 1,
+          ray_address: str | None = None, threads: int | None = None) -> dict:
+    recipe = load(recipe_name)
+    if len(set(seeds)) != len(seeds) or any(s < 0 for s in seeds):
+        raise ValueError(f"seeds must be distinct non-negative integers, got {seeds}")
+    clash = sorted(set(seeds) & set(recipe.scoring_seeds))
+    if clash:
+        raise ValueError(f"training seed(s) {clash} are scoring seeds of {recipe.name}")
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out}: not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    path = str(recipe.path.resolve())
+    threads = threads or max(1, (os.cpu_count() or 1) // max(1, workers))
+    if ray_address is not None:
+        scores = _on_ray(path, seeds, str(out.resolve()), ray_address)
+    elif workers == 1:
+        scores = [run_seed(path, s, str(out), threads) for s in seeds]
+    else:
+        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+            scores = list(pool.map(run_seed, [path] * len(seeds), seeds, [str(out)] * len(seeds),
+                                   [threads] * len(seeds)))
+    result = {"recipe": recipe.label, "game": recipe.game, "players": recipe.players,
+              "steps": recipe.steps, "population": recipe.population,
+              "scoring_seeds": list(recipe.scoring_seeds), "games": recipe.games,
+              "seeds": scores, "aggregate": aggregate(scores)}
+    _atomic_json(out / "results.json", result)
+    (out / "results.md").write_text(page(recipe, result))
+    plot(result, out / "results.png")
+    return result
+
+
+def _on_ray(recipe_path: str, seeds: list[int], out: str, address: str) -> list[dict]:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("--ray needs Ray: pip install 'hiddendeck[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        root = str(Path(__file__).resolve().parents[1])
+        env = {"env_vars": {"PYTHONPATH": os.pathsep.join(
+            p for p in (root, os.environ.get("PYTHONPATH")) if p)}}
+        ray.init(address=None if address == "local" else address, runtime_env=env,
+                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        remote = ray.remote(num_cpus=1)(run_seed)
+        return ray.get([remote.remote(recipe_path, s, out, 1) for s in seeds])
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def page(recipe: Recipe, result: dict) -> str:
+    lines = [f"# Sweep: {recipe.name}", "",
+             f"Recipe `{recipe.path.name}` ({recipe.label})"
+             + (f": {recipe.description}" if recipe.description else "."),
+             f"{recipe.game} at {recipe.players} players, {recipe.steps:,} agent decisions "
+             f"per seed; scored against population {recipe.population} on "
+             f"{recipe.games} paired deals per member (scoring seeds "
+             f"{', '.join(map(str, recipe.scoring_seeds))}), members seen in training left "
+             f"out and named. Every seed is shown.", ""]
+    for team, agg in result["aggregate"].items():
+        lib = agg["lower_is_better"]
+        measure = "mean position (lower is better)" if lib else "win rate"
+        lines += [f"## {team} ({measure})", "",
+                  "| seed | held-out mean | worst member | heuristic's mean | gain [paired 95%] "
+                  "| left out (seen in training) |", "|---|---|---|---|---|---|"]
+        for s in result["seeds"]:
+            r = s["teams"][team]
+            lo, hi = r["gain_interval"]
+            lines.append(f"| {s['seed']} | {r['mean']:.3f} | {r['worst']:.3f} | "
+                         f"{r['reference_mean']:.3f} | {r['gain']:+.3f} [{lo:+.3f}, {hi:+.3f}] "
+                         f"| {', '.join(r['excluded']) or '-'} |")
+        m, g = agg["iqm_mean_interval"], agg["iqm_gain_interval"]
+        lines += ["", f"IQM over {agg['seeds']} seeds: held-out mean {agg['iqm_mean']:.3f} "
+                  f"[{m[0]:.3f}, {m[1]:.3f}], gain over the heuristic {agg['iqm_gain']:+.3f} "
+                  f"[{g[0]:+.3f}, {g[1]:+.3f}] (bootstrap over seeds); probability of "
+                  f"improvement {agg['probability_of_improvement']:.2f}.", ""]
+    return "\n".join(lines)
+
+
+def plot(result: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    teams = list(result["aggregate"])
+    fig, axes = plt.subplots(1, len(teams), figsize=(4 * len(teams), 3.2), squeeze=False)
+    for ax, team in zip(axes[0], teams):
+        rows = [s["teams"][team] for s in result["seeds"]]
+        gains = [r["gain"] for r in rows]
+        err = np.array([[r["gain"] - r["gain_interval"][0], r["gain_interval"][1] - r["gain"]]
+                        for r in rows]).T
+        x = np.arange(len(rows))
+        ax.errorbar(x, gains, yerr=err, fmt="o", capsize=3)
+        agg = result["aggregate"][team]
+        ax.axhline(agg["iqm_gain"], color="C1", label="IQM")
+        ax.axhspan(*agg["iqm_gain_interval"], color="C1", alpha=0.2)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xticks(x, [str(s["seed"]) for s in result["seeds"]])
+        ax.set_xlabel("training seed")
+        ax.set_title(f"{team}: gain over the heuristic", fontsize=9)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def register(subparsers) -> None:
+    """Add ``sweep`` to ``hiddendeck``."""
+    p = subparsers.add_parser(
+        "sweep", help="train a recipe on several seeds, score each against the population, "
+        "aggregate", description=__doc__.split("\n\n")[2])
+    p.add_argument("recipe", help="recipes/NAME.toml by NAME, or a .toml path")
+    seeds = p.add_mutually_exclusive_group(required=True)
+    seeds.add_argument("--seeds", type=int, help="train seeds 1..K")
+    seeds.add_argument("--seed-list", type=lambda t: [int(x) for x in t.split(",")],
+                       metavar="S,S,...", help="train exactly these seeds")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=1, help="local worker processes")
+    where.add_argument("--ray", metavar="ADDRESS", default=None,
+                       help="run the seeds as Ray tasks ('local' starts Ray here)")
+    p.add_argument("--threads", type=int, default=None,
+                   help="CPU threads per seed (default: the CPUs shared among the workers)")
+    p.add_argument("--out", default=None, help="sweep directory (default runs/sweep-RECIPE)")
+    p.set_defaults(run=_cmd)
+
+
+def _cmd(ns) -> int:
+    if ns.seeds is not None and ns.seeds < 1:
+        raise ValueError(f"--seeds must be at least 1, got {ns.seeds}")
+    if ns.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {ns.workers}")
+    seeds = ns.seed_list if ns.seed_list is not None else list(range(1, ns.seeds + 1))
+    out = ns.out or f"runs/sweep-{Path(ns.recipe).stem}"
+    result = sweep(ns.recipe, seeds, out, workers=ns.workers, ray_address=ns.ray,
+                   threads=ns.threads)
+    print((Path(out) / "results.md").read_text())
+    return 0 if result else 1
