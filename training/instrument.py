@@ -1,7 +1,7 @@
 """What the trainer measures about itself and reports: where the time goes, how well each critic
 predicts its returns, TensorBoard scalars, the progress line and the run's ``summary.json``.
 
-The performance history behind these measurements is in ``docs/training.md`` (Speed).
+The performance history behind these measurements is in ``docs/results/training-history.md`` (Speed).
 """
 
 from __future__ import annotations

@@ -71,7 +71,7 @@ class Args:
     plays ``low + b % (high - low + 1)`` (``VecEnv.vary``), and ``high`` may not exceed the
     game's own value. Mixed round limits show a policy the last rounds, which its own games
     never reach: a crew that has never seen a game run out does not vote in the last round
-    (docs/training.md). Training games only: held-out curves play the game as given"""
+    (docs/results/training-history.md). Training games only: held-out curves play the game as given"""
     seed: int = 0
     """seeds the games, the networks and the sampling (a non-negative integer)"""
     total_steps: int | None = 5_000_000
@@ -122,7 +122,7 @@ class Args:
     """per-team overrides of ``hidden`` (``{"crew": (256, 256)}``). The sides' jobs differ in
     size: the Menace crew reads a window of past rounds to find the menace, who knows who
     everyone is, and a 64-64 crew clone fits its teacher worse than a 256-256 one
-    (docs/training.md)"""
+    (docs/results/training-history.md)"""
     centralised_critic: bool = False
     """the critic also reads the god-view ``state()`` (never the actor)"""
     belief_coef: float = 1.0
@@ -189,19 +189,19 @@ class Args:
     nothing while the crew keeps its quarter). The anchor that keeps one side competent against
     the references it never meets also stops the other side from finding what beats them: a
     Menace menace freed of it against a fixed trained crew went from the heuristic's 0.56 to
-    0.79 against the held-out heuristic crew in 6M steps (docs/training.md)"""
+    0.79 against the held-out heuristic crew in 6M steps (docs/results/training-history.md)"""
     team_teacher_until: dict = field(default_factory=dict)
     """per-team overrides of ``teacher_until`` (``{"impostor": 0.5}``: the impostor's term
     decays over half the budget while the crew's is gone at ``teacher_until``). In Among Us the
     crew improves on its teacher only once its term is gone, and ending it at a quarter for
-    both sides left the impostor stalled behind the crew it faces (docs/training.md)"""
+    both sides left the impostor stalled behind the crew it faces (docs/results/training-history.md)"""
     team_train_until: dict = field(default_factory=dict)
     """per-team share of the budget after which that team's learner stops learning and keeps
     playing as it is (``{"crew": 0.7}``; default: to the end). What stops is the update; its
     games, its league and its checkpoints go on. The other teams then spend the rest of the
     budget answering the one they will be scored against: in Among Us the crew, learning from
     five seats a game to the impostor's one, outgrew every impostor that faced it to the end
-    (docs/training.md)"""
+    (docs/results/training-history.md)"""
     critic_warmup: int = 4
     """updates after the warm start in which only the critic learns (on the imitated actor's
     own games), so PPO's first advantages come from a critic that knows the policy"""

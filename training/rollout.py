@@ -112,7 +112,7 @@ class Minibatches:
     """Minibatch rows gathered straight from the flat rollout tensors into reused buffers, one
     minibatch ahead on a helper thread (torch releases the GIL in ``index_select``), writing the
     other of two buffer sets: a minibatch is consumed before the gather after next overwrites it.
-    Why it is built this way: docs/training.md, Speed."""
+    Why it is built this way: docs/results/training-history.md, Speed."""
 
     def __init__(self, rollout: dict[str, torch.Tensor], helper: ThreadPoolExecutor):
         self.rollout = rollout  # each [S * B, ...]
