@@ -12,6 +12,8 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from envs.core.jit import announce_first_compile
 
@@ -79,8 +81,26 @@ def _results(batches, workers, ray_address) -> Iterator[GameLog]:
         return
     # spawn, not fork: a parent that has run torch's OpenMP threads cannot safely fork
     context = multiprocessing.get_context("spawn")
-    with context.Pool(min(workers, len(batches)), initializer=_quiet_worker) as pool:
-        yield from pool.imap(_play_in_worker, batches)
+    pool = ProcessPoolExecutor(min(workers, len(batches)), mp_context=context,
+                               initializer=_quiet_worker)
+    try:
+        futures = [pool.submit(_play_in_worker, b) for b in batches]
+        for batch, future in zip(batches, futures):
+            try:
+                log = future.result()
+            except BrokenProcessPool:
+                raise ChildProcessError(
+                    f"a worker process died (killed, out of memory or crashed) with games "
+                    f"{batch.start}-{batch.stop - 1} of {' vs '.join(s.label for s in batch.sides)}"
+                    f" not played; the other workers were stopped and games already stored "
+                    f"are kept (run the command again to resume)") from None
+            yield log
+    finally:
+        # a pool notices a dead worker at once (unlike multiprocessing.Pool, which waits for
+        # it forever); on any way out, the other workers stop now rather than finish
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def play_here(batches) -> Iterator[GameLog]:

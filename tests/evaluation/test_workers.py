@@ -36,3 +36,41 @@ def test_one_worker_and_two_workers_give_identical_results(crew):
                     reason="Ray is an optional extra (pip install 'hiddendeck[ray]')")
 def test_a_local_ray_instance_gives_identical_results(crew):
     assert_same(matrix(workers=1, crew=crew), matrix(ray="local", crew=crew))
+
+
+KILLER = """
+import os, signal
+import numpy as np
+
+class DiesOnFirstMove:
+    def act(self, observation, action_mask):
+        os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_worker_that_dies_ends_the_command_in_one_line_within_seconds(tmp_path):
+    """A killed worker (here: its policy kills it) once left the parent waiting forever."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "killer_bot.py").write_text(KILLER)
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), os.getcwd(),
+                                          os.environ.get("PYTHONPATH", "")])}
+    db = tmp_path / "r.sqlite"
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "evaluation.cli", "--quiet", "tournament", "amongus",
+         "--policies", "random,heuristic,k@py:killer_bot:DiesOnFirstMove", "--games", "64",
+         "--workers", "2", "--db", str(db)],
+        capture_output=True, text=True, env=env, timeout=240)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("hiddendeck: a worker process died") and \
+        done.stderr.count("\n") == 1, done.stderr
+    assert time.monotonic() - start < 200
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
