@@ -97,7 +97,7 @@ def cmd_tournament(args) -> int:
 
     table = run_tournament(
         args.game, args.policies, args.games, db=args.db, seed=args.seed, workers=args.workers,
-        ray_address=args.ray, **_game_params(args),
+        ray_address=args.ray, wait=args.wait, **_game_params(args),
     )
     print(json.dumps(table.as_dict()) if args.json else table.format())
     return 0
@@ -219,6 +219,8 @@ def register(subparsers) -> None:
                    help="the entrants (names, checkpoints, LABEL@SOURCE)")
     p.add_argument("--db", default="runs/results.sqlite", help="results database "
                    "(default %(default)s)")
+    p.add_argument("--wait", action="store_true", help="if another tournament is writing the "
+                   "database, wait for it and then play only what it left (default: refuse)")
     p.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
     p.set_defaults(run=cmd_tournament)
 
