@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import tempfile
+from pathlib import Path
 
 import envs
 
@@ -23,6 +26,26 @@ def game_param(text: str) -> tuple[str, int]:
         return name, int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{name}: expected an integer, got {value!r}") from None
+
+
+def seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"must be an integer in [0, 2**63), got {text!r}")
+    return value
+
+
+MAX_GAMES = 10**9  # a match of more is a typo: its batch list alone would not fit in memory
+
+
+def games_count(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"at most {MAX_GAMES:,} games, got {text}")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -55,12 +78,12 @@ def _team_names() -> list[str]:
 
 def _common(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("game", choices=list(envs.registry))
-    p.add_argument("--games", type=_positive, default=games,
+    p.add_argument("--games", type=games_count, default=games,
                    help="paired deals per pairing (default %(default)s)")
     p.add_argument("--players", type=int, default=None, help="seats at the table")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE",
                    help="a game parameter, e.g. --param max_rounds=20 (repeatable)")
-    p.add_argument("--seed", type=int, default=0, help="the deals: game i is deal (seed, i)")
+    p.add_argument("--seed", type=seed, default=0, help="the deals: game i is deal (seed, i)")
     p.add_argument("--workers", type=_positive, default=None,
                    help="local worker processes (default: one per CPU); results do not depend "
                    "on it")
@@ -69,9 +92,27 @@ def _common(p: argparse.ArgumentParser, games: int) -> None:
                    "[ray] extra")
 
 
+def writable_directory(out: str) -> None:
+    """Check an output directory before any game is played: a match whose results cannot be
+    written is refused, not played and thrown away."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out {out}: exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".write-check.")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise ValueError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+
+
 def cmd_eval(args) -> int:
     from .crossplay import cross_play
     from .entrants import split_list
+
+    if args.out:
+        writable_directory(args.out)
 
     lineups = {}
     for team in _team_names():
@@ -130,6 +171,9 @@ def cmd_report(args) -> int:
 
 def cmd_beliefs(args) -> int:
     from .beliefs import benchmark, format_result, write
+
+    if args.out:
+        writable_directory(args.out)
 
     result = benchmark(args.game, args.policy, args.games, against=args.against, seed=args.seed,
                        team=args.team, **_game_params(args))
@@ -279,10 +323,10 @@ def register(subparsers) -> None:
                    "(default: every team it can play)")
     p.add_argument("--against", default="heuristic", help="the other teams' policy "
                    "(default %(default)s)")
-    p.add_argument("--games", type=_positive, default=2000)
+    p.add_argument("--games", type=games_count, default=2000)
     p.add_argument("--players", type=int, default=None, help="seats at the table")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed, default=0)
     p.add_argument("--json", action="store_true")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write beliefs.json, beliefs.txt and calibration.png here")
@@ -309,8 +353,8 @@ def register(subparsers) -> None:
     p.add_argument("--players", type=int, default=None, help="seats at the table (a "
                    "checkpoint brings its own)")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
-    p.add_argument("--games", type=_positive, default=2000, help="held-out evaluation deals")
-    p.add_argument("--seed", type=int, default=0, help="the exploiter's training seed")
+    p.add_argument("--games", type=games_count, default=2000, help="held-out evaluation deals")
+    p.add_argument("--seed", type=seed, default=0, help="the exploiter's training seed")
     p.add_argument("--workers", type=_positive, default=None)
     p.add_argument("--out", default="runs/exploit", help="the exploiter's run directory")
     p.add_argument("--json", action="store_true")
@@ -359,8 +403,8 @@ def register(subparsers) -> None:
     p.add_argument("--population", default="v1", choices=sorted(POPULATIONS))
     p.add_argument("--players", type=int, default=None, help="seats at the table")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
-    p.add_argument("--games", type=_positive, default=2000, help="paired deals per member")
-    p.add_argument("--seed", type=int, default=SCORING_SEED,
+    p.add_argument("--games", type=games_count, default=2000, help="paired deals per member")
+    p.add_argument("--seed", type=seed, default=SCORING_SEED,
                    help="the scoring deals (default %(default)s, a seed no trainer uses)")
     p.add_argument("--workers", type=_positive, default=None)
     p.add_argument("--db", default=None, help="also store the result in this results database")
