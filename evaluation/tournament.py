@@ -42,7 +42,7 @@ import numpy as np
 import envs
 
 from .crossplay import BATCH_GAMES, SLOTS
-from .entrants import Entrant, free_for_all, resolve_all, roles, split_list
+from .entrants import Entrant, free_for_all, resolve_all, roles, shown, split_list
 from .harness import Batch, GameLog
 from .match import wilson_interval
 from .ratings import free_for_all_ratings, team_ratings
@@ -343,7 +343,7 @@ def rate(results: Results) -> Table:
     pairs: dict[tuple, list[int]] = {}  # sides -> [games, side-0 first, draws]
     fitted = []
     for sides_text, winner, rewards_text, deal in results.games():
-        sides = tuple(json.loads(sides_text))
+        sides = tuple(shown(label) for label in json.loads(sides_text))
         if ffa:
             rewards = json.loads(rewards_text)
             labels = sorted(set(sides))
@@ -589,10 +589,15 @@ def open_table(db: str | Path) -> list[Table]:
         if game not in envs.registry or envs.registry[game].version != version:
             continue
         spec = envs.registry[game]
-        results = Results(path, spec, spec.resolve(**json.loads(params_text)), create=False)
         try:
-            if results.games():
-                tables.append(rate(results))
-        finally:
-            results.close()
+            results = Results(path, spec, spec.resolve(**json.loads(params_text)), create=False)
+            try:
+                if results.games():
+                    tables.append(rate(results))
+            finally:
+                results.close()
+        except (sqlite3.DatabaseError, json.JSONDecodeError, TypeError, KeyError,
+                IndexError, AttributeError) as e:
+            raise ValueError(f"{path}: a damaged results database ({type(e).__name__}: "
+                             f"{e})") from None
     return tables

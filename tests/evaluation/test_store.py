@@ -72,13 +72,24 @@ def test_results_refuses_what_is_not_a_results_database_in_one_line(tmp_path, co
     assert path.read_bytes() == content
 
 
-def test_results_shows_labels_escaped(tmp_path):
+def test_labels_read_from_a_database_are_shown_escaped(tmp_path):
     db = tmp_path / "r.sqlite"
-    run_tournament("amongus", ["random", "bad\x1b[31m@heuristic"], 16, db=db, **SMALL)
+    run_tournament("amongus", ["random", "heuristic"], 16, db=db, **SMALL)
+    con = sqlite3.connect(db)
+    with con:  # a hostile or damaged database: a label with a terminal escape
+        for (pid, sides), in [(r,) for r in con.execute("SELECT id, sides FROM pairings")]:
+            con.execute("UPDATE pairings SET sides = ? WHERE id = ?",
+                        (sides.replace("random", "bad\\u001b[31m"), pid))
     done = subprocess.run([sys.executable, "-m", "evaluation.cli", "results", str(db)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout and "bad\\x1b[31m" in done.stdout
+    from evaluation.tournament import open_table
+
+    table, = open_table(db)
+    assert "\x1b" not in table.format() + table.markdown()
+    with pytest.raises(ValueError, match="printable"):
+        run_tournament("amongus", ["random", "bad\x1b[31m@heuristic"], 16, db=db, **SMALL)
 
 
 def test_a_second_tournament_on_a_database_in_use_is_refused_before_playing(tmp_path):
