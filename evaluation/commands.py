@@ -11,7 +11,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import envs
@@ -93,18 +92,18 @@ def _common(p: argparse.ArgumentParser, games: int) -> None:
 
 
 def writable_directory(out: str) -> None:
-    """Check an output directory before any game is played: a match whose results cannot be
-    written is refused, not played and thrown away."""
-    path = Path(out)
+    """Check an output directory before any game is played, creating nothing: a match whose
+    results cannot be written is refused, not played and thrown away."""
+    path = Path(out).absolute()
     if path.exists() and not path.is_dir():
         raise ValueError(f"--out {out}: exists and is not a directory")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=path, prefix=".write-check.")
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as e:
-        raise ValueError(f"--out {out}: cannot write there ({e.strerror or e})") from None
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"--out {out}: {existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {out}: {existing} is not writable")
 
 
 def cmd_eval(args) -> int:
