@@ -8,9 +8,11 @@ its members for good, so scores under ``v1`` stay comparable; new styles go into
 ``POPULATIONS[name][game][team]`` lists the members that play ``team`` (entrant texts, as every
 command takes them: a name, ``LABEL@py:module:attr``); a policy playing another team of the game
 meets them. ``v1`` holds random, the heuristic, every scripted exploit the project ships and
-two of the audits' styles (``agents/menace_styles.py``, ``agents/amongus_styles.py``); the
-audits' other styles (the vote-reading crew, own-colour-showing players, sell-and-hire seats)
-and the zoo's trained policies will make ``v2``.
+the audits' styles written so far (``agents/menace_styles.py``: the large-reserve crew;
+``agents/amongus_styles.py``: the passive crew, the own-colour-showing ``liar`` crew and the
+impostor-colour-showing ``flash`` impostor); the audits' other styles (the careful drain, the
+vote-reading crew, late-vote crews, MANIACAL's sell-and-hire and hardest-contract seats) and
+the zoo's trained policies will make ``v2``.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ _V1 = {
     },
     "amongus": {
         "crew": ["random", "heuristic", "chain",
-                 "passive@py:agents.amongus_styles:AmongUsPassive"],
-        "impostor": ["random", "heuristic", "chain-exploit@py:agents.amongus_chain:ChainExploit"],
+                 "passive@py:agents.amongus_styles:AmongUsPassive",
+                 "liar@py:agents.amongus_styles:AmongUsLiar"],
+        "impostor": ["random", "heuristic", "chain-exploit@py:agents.amongus_chain:ChainExploit",
+                     "flash@py:agents.amongus_styles:AmongUsFlash"],
     },
     "maniacal": {
         "player": ["random", "heuristic"],
