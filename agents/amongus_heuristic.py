@@ -10,12 +10,12 @@ ten: at its own decisions, or in the window after a card is turned face up, whic
 votes and clears hand it colours. When the crew must know who it is, it guesses at once rather
 than be named.
 
-It counts as a careful player does, reading the odds the observation carries
-(``envs/amongus/counting.py``): every seat holds one colour, so a colour that another seat must
-hold is not this one's, and each guess is the colour most likely once every way of dealing the
-rest is counted. Judging each seat alone by the colours it showed (as this player did before
+It counts as a careful player does, from its raw observation alone (``envs/amongus/counting.py``,
+the count ``assist=1`` would put in the observation): every seat holds one colour, so a colour
+that another seat must hold is not this one's, and each guess is the colour most likely once
+every way of dealing the rest is counted. Judging each seat alone by the colours it showed (as this player did before
 2026-12-01) left it at 0.59 against the heuristic crew at 6 players where counting wins 0.78.
-The crew counts the same way, from its own view (``impostor_odds``): the seats it cannot see
+The crew counts the same way, from its own view (``counting.impostor_odds``): the seats it cannot see
 hold the colours left, the impostor's among them. Until 2026-12-01 it looked at the seat that
 had shown the impostor's colour most, which the impostor never does, and random crews beat
 it: at 6 players it won 23% against the heuristic impostor, the counting crew 81%.
@@ -26,10 +26,10 @@ from __future__ import annotations
 import numpy as np
 
 from envs.amongus import actions as A
-from envs.amongus.observe import (
+from envs.amongus.counting import impostor_counts, impostor_odds
+from envs.amongus.pieces import (
     HAND,
     IMPOSTOR_COLOUR,
-    IMPOSTOR_ODDS,
     IS_IMPOSTOR,
     KNOWN_COLOUR,
     NOT_IMPOSTOR,
@@ -38,8 +38,6 @@ from envs.amongus.observe import (
     RECEIVED_FROM,
     REVEALED,
     ROUND,
-    SABOTAGE_CHANCE,
-    SABOTAGE_TARGET_ODDS,
     SHOWN_TOTAL,
     TURN_OWNER,
     VOTED,
@@ -150,14 +148,14 @@ def decide(obs, mask, off, n):
         unknown = _unknown_seats(known, n)
         if mask[A.KILL]:
             return A.KILL
-        sure = obs[off[SABOTAGE_CHANCE]] >= SURE
+        odds = np.zeros(n)
+        chance = impostor_counts(obs, off, n, odds)
         desperate = _cornered(revealed, not_impostor, voted, n) or (final_round and unknown <= 2)
-        if mask[A.SABOTAGE] and (sure or desperate):
+        if mask[A.SABOTAGE] and (chance >= SURE or desperate):
             return A.SABOTAGE
         if phase == SABOTAGE_WINDOW:
             return A.NO_SABOTAGE
         if phase == SABOTAGE_GUESS:
-            odds = obs[off[SABOTAGE_TARGET_ODDS] : off[SABOTAGE_TARGET_ODDS] + n]
             return A.GUESS + np.argmax(odds)  # one-hot where the colour is known
         if phase == INVESTIGATION or phase == REPLY:
             c = _argmax_colour(hand, n, imp, imp)
@@ -201,7 +199,8 @@ def decide(obs, mask, off, n):
         r = _likely_holder(known, shown_total, received, A.OFFER + c * A.O, mask, c, imp, n)
         return A.OFFER + c * A.O + r - 1 if r > 0 else A.NO_TRADE
     if phase == END_OF_TURN:
-        odds = obs[off[IMPOSTOR_ODDS] : off[IMPOSTOR_ODDS] + n]
+        odds = np.zeros(n)
+        impostor_odds(obs, off, n, odds)
         top, top_odds = -1, 0.0
         for r in range(1, n):
             if odds[r] > top_odds + 1e-6:  # a tie goes to the first clockwise

@@ -84,11 +84,12 @@ def test_masks_are_the_legal_actions_and_cards_are_conserved(num_players, policy
 
 @pytest.mark.parametrize("num_players", [4, 6, 10])
 def test_derived_pieces_repeat_what_the_seat_already_sees(num_players):
-    """Version 3's, 4's and 5's pieces add no information: at every decision of heuristic games
-    (which sabotage), each is its definition over the other pieces of the same observation.
-    The impostor's odds, and the crew's of who the impostor is, are counted again by listing
-    every deal (``counted_by_hand``) in the first games of the batch, up to 6 players."""
-    vec = envs.make_vec("amongus", 128, seed=num_players, num_players=num_players)
+    """Version 3's pieces and ``assist=1``'s counts add no information: at every decision of
+    heuristic games (which sabotage), each is its definition over the other pieces of the same
+    observation. The impostor's odds, and the crew's of who the impostor is, are counted again
+    by listing every deal (``counted_by_hand``) in the first games of the batch, up to 6
+    players."""
+    vec = envs.make_vec("amongus", 128, seed=num_players, num_players=num_players, assist=1)
     layout = vec.spec.observation_layout(vec.params)
     player = AmongUsHeuristic(vec.spec, vec.params)
     n, guesses, finished = num_players, 0, 0
@@ -134,6 +135,17 @@ def test_derived_pieces_repeat_what_the_seat_already_sees(num_players):
         _, terminated, truncated = vec.step(player.act(vec.observation, vec.action_mask))
         finished += int((terminated | truncated).sum())
     assert guesses > 50, guesses
+
+
+def test_the_default_observation_carries_no_counts():
+    """Without ``assist`` the counted pieces are empty: the seat gets what it saw, nothing
+    inferred under a prior about how others play."""
+    spec = envs.registry["amongus"]
+    for n in (4, 6, 10):
+        layout = spec.observation_layout(spec.resolve(num_players=n))
+        split = layout.split(np.zeros(layout.size))
+        for name in ("sabotage_chance", "sabotage_target_odds", "impostor_odds"):
+            assert split[name].size == 0
 
 
 def hidden_from(s, seat: int, rng: np.random.Generator):
