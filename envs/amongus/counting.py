@@ -28,6 +28,14 @@ from .pieces import SHOWN_TOTAL
 
 SHOWN_OWN = 0.05
 
+# A prior: how likely a seat holds a colour, against one it never let go, once it has shown
+# that colour, given it to the observer, shown the impostor's colour, or shown that colour and
+# no other, at least twice. ``assist=1`` counts under ``PRIOR``; a scripted player may count
+# under its own (a show costs nothing, so a player may show its own colour on purpose, where
+# giving it away costs a card).
+SHOWN, GIVEN, SHOWN_IMPOSTORS, ONLY_SHOWN = 0, 1, 2, 3
+PRIOR = np.array([SHOWN_OWN, SHOWN_OWN, SHOWN_OWN, SHOWN_OWN])
+
 
 @kernel
 def _known(obs, off, n, r):
@@ -39,12 +47,13 @@ def _known(obs, off, n, r):
 
 
 @kernel
-def unknown_seats(obs, off, n, seats, colours, weight):
+def unknown_seats(obs, off, n, prior, seats, colours, weight):
     """From one seat's observation: fill ``seats`` (relative, clockwise from the observer: the
     order of a sabotage's guesses) with the seats whose colour it does not know, ``colours``
     with the colours that none of the seats it knows holds, and ``weight[i, q]``: how likely
-    ``seats[i]`` holds ``colours[q]`` before counting (not at all for the impostor's colour
-    once a look cleared the seat). Returns how many (as many seats as colours)."""
+    ``seats[i]`` holds ``colours[q]`` before counting, under ``prior`` (not at all for the
+    impostor's colour once a look cleared the seat). Returns how many (as many seats as
+    colours)."""
     taken = np.zeros(n, np.bool_)
     m = 0
     for r in range(n):
@@ -60,16 +69,31 @@ def unknown_seats(obs, off, n, seats, colours, weight):
             colours[k] = c
             k += 1
     imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
+    once = 1.0  # one show, / max_rounds: the smallest count in shown_total
+    for x in range(n * n):
+        v = obs[off[SHOWN_TOTAL] + x]
+        if 0 < v < once:
+            once = v
     for i in range(m):
         r = seats[i]
         cleared = obs[off[NOT_IMPOSTOR] + r] > 0.5
+        shows = 0.0
+        for c in range(n):
+            shows += obs[off[SHOWN_TOTAL] + r * n + c]
         for q in range(m):
             c = colours[q]
             if c == imp and cleared:
                 weight[i, q] = 0.0  # a look cleared it
             else:
-                let_go = obs[off[SHOWN_TOTAL] + r * n + c] + obs[off[RECEIVED_FROM] + r * n + c]
-                weight[i, q] = SHOWN_OWN if let_go > 0 else 1.0
+                w = 1.0
+                shown = obs[off[SHOWN_TOTAL] + r * n + c]
+                if shown > 0 and shown == shows and shows > 1.5 * once:
+                    w = prior[ONLY_SHOWN]
+                elif shown > 0:
+                    w = min(w, prior[SHOWN_IMPOSTORS] if c == imp else prior[SHOWN])
+                if obs[off[RECEIVED_FROM] + r * n + c] > 0:
+                    w = min(w, prior[GIVEN])
+                weight[i, q] = w
     return m
 
 
@@ -151,7 +175,7 @@ def chance_all_right(weight, m, ways):
 
 
 @kernel
-def impostor_counts(obs, off, n, target_odds):
+def impostor_counts(obs, off, n, prior, target_odds):
     """The impostor's counts from its observation: returns how often a sabotage now would guess
     every colour right; in a sabotage, ``target_odds[c]`` (zeroed by the caller) gets the odds
     of the seat being guessed holding colour ``c``: the seats between the impostor and it are
@@ -161,7 +185,7 @@ def impostor_counts(obs, off, n, target_odds):
     scratch = np.empty(n * n + (1 << n))
     weight = scratch[: n * n].reshape((n, n))
     ways = scratch[n * n :]
-    m = unknown_seats(obs, off, n, seats, colours, weight)
+    m = unknown_seats(obs, off, n, prior, seats, colours, weight)
     deals_after(weight, m, ways)
     target = np.argmax(obs[off[SABOTAGE_TARGET] : off[SABOTAGE_TARGET] + n])
     if obs[off[SABOTAGE_TARGET] + target] > 0.5:
@@ -174,7 +198,7 @@ def impostor_counts(obs, off, n, target_odds):
 
 
 @kernel
-def impostor_odds(obs, off, n, odds):
+def impostor_odds(obs, off, n, prior, odds):
     """A crewmate's count from its observation: ``odds[r]`` (zeroed by the caller) gets how
     likely relative seat ``r`` is the impostor. Returns False, counting nothing, when it knows
     the impostor's card (a vote or a look that found it ended the game)."""
@@ -185,7 +209,7 @@ def impostor_odds(obs, off, n, odds):
     ways = scratch[n * n : n * n + (1 << n)]
     before = scratch[n * n + (1 << n) : n * n + 2 * (1 << n)]
     found = scratch[n * n + 2 * (1 << n) :]
-    m = unknown_seats(obs, off, n, seats, colours, weight)
+    m = unknown_seats(obs, off, n, prior, seats, colours, weight)
     imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
     q = 0
     while q < m and colours[q] != imp:

@@ -10,7 +10,7 @@ import numpy as np
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
 from .cards import HAND_SIZE
-from .counting import impostor_counts, impostor_odds
+from .counting import PRIOR, impostor_counts, impostor_odds
 from .pieces import (
     CLEARED, COLOURS_KNOWN, DECIDING_SEAT, FIRST_PLAYER, GIVEN_TO, HAND, IMPOSTOR_COLOUR,
     IMPOSTOR_ODDS, IS_IMPOSTOR, KNOWN_COLOUR, NOT_IMPOSTOR, OWN_COLOUR, PHASE, RECEIVED_FROM,
@@ -108,9 +108,9 @@ def assist(s, seat, out, off, n):
     (where it may vote or look; counting at every decision would cost every crew step)."""
     if seat == s["impostor"]:
         odds = out[off[SABOTAGE_TARGET_ODDS] : off[SABOTAGE_TARGET_ODDS] + n]
-        out[off[SABOTAGE_CHANCE]] = impostor_counts(out, off, n, odds)
+        out[off[SABOTAGE_CHANCE]] = impostor_counts(out, off, n, PRIOR, odds)
     elif s["phase"] == END_OF_TURN and s["current_seat"] == seat:
-        impostor_odds(out, off, n, out[off[IMPOSTOR_ODDS] : off[IMPOSTOR_ODDS] + n])
+        impostor_odds(out, off, n, PRIOR, out[off[IMPOSTOR_ODDS] : off[IMPOSTOR_ODDS] + n])
 
 
 _STATE = state_layout({"num_players": 4, "max_rounds": 30})

@@ -160,7 +160,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="amongus",
-    version=5,
+    version=6,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,
