@@ -32,6 +32,7 @@ from .crossplay import cross_play
 from .entrants import free_for_all, resolve, resolve_all
 from .ffa import per_deal, play_seatings
 from .stats import bootstrap_mean, format_difference, paired_difference, wilson_interval
+from .tournament import check_database_file
 
 SCORING_SEED = 1_000_003  # a seed no trainer uses by default: deals never seen in training
 REFERENCE = "heuristic"
@@ -119,7 +120,7 @@ def benchmark(game: str, team: str, policy: str, population_name: str = "v1",
     if not members:
         raise ValueError(f"every member of population {population_name} is excluded")
     if db is not None:
-        _check_db(db)
+        check_database_file(db)
     out, mine, reference = _outcomes(game, team, policy, members, games, seed, workers, params)
     labels = [resolve(m, spec, params).label for m in members]
     blocks = {who: _block([(m, out[who][m]) for m in labels], ffa) for who in (mine, reference)}
@@ -156,17 +157,6 @@ CREATE TABLE IF NOT EXISTS benchmarks (
     params TEXT NOT NULL, team TEXT NOT NULL, policy TEXT NOT NULL, population TEXT NOT NULL,
     seed INTEGER NOT NULL, games INTEGER NOT NULL, report TEXT NOT NULL);
 """
-
-
-def _check_db(db: str | Path) -> None:
-    """Refuse, before any game is played, a file that is not a SQLite database."""
-    path = Path(db)
-    if path.exists() and path.is_file() and path.stat().st_size:
-        with open(path, "rb") as f:
-            if f.read(16) != b"SQLite format 3\x00":
-                raise ValueError(f"{path}: not a SQLite database; give another --db")
-    elif path.exists() and not path.is_file():
-        raise ValueError(f"{path}: not a file")
 
 
 def store(db: str | Path, report: dict) -> None:

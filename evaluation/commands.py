@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 import envs
 
@@ -23,6 +25,26 @@ def game_param(text: str) -> tuple[str, int]:
         return name, int(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{name}: expected an integer, got {value!r}") from None
+
+
+def seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"must be an integer in [0, 2**63), got {text!r}")
+    return value
+
+
+MAX_GAMES = 10**9  # a match of more is a typo: its batch list alone would not fit in memory
+
+
+def games_count(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"at most {MAX_GAMES:,} games, got {text}")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -55,12 +77,12 @@ def _team_names() -> list[str]:
 
 def _common(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("game", choices=list(envs.registry))
-    p.add_argument("--games", type=_positive, default=games,
+    p.add_argument("--games", type=games_count, default=games,
                    help="paired deals per pairing (default %(default)s)")
     p.add_argument("--players", type=int, default=None, help="seats at the table")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE",
                    help="a game parameter, e.g. --param max_rounds=20 (repeatable)")
-    p.add_argument("--seed", type=int, default=0, help="the deals: game i is deal (seed, i)")
+    p.add_argument("--seed", type=seed, default=0, help="the deals: game i is deal (seed, i)")
     p.add_argument("--workers", type=_positive, default=None,
                    help="local worker processes (default: one per CPU); results do not depend "
                    "on it")
@@ -69,9 +91,27 @@ def _common(p: argparse.ArgumentParser, games: int) -> None:
                    "[ray] extra")
 
 
+def writable_directory(out: str) -> None:
+    """Check an output directory before any game is played, creating nothing: a match whose
+    results cannot be written is refused, not played and thrown away."""
+    path = Path(out).absolute()
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"--out {out}: exists and is not a directory")
+    existing = path
+    while not existing.exists():
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"--out {out}: {existing} is not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {out}: {existing} is not writable")
+
+
 def cmd_eval(args) -> int:
     from .crossplay import cross_play
     from .entrants import split_list
+
+    if args.out:
+        writable_directory(args.out)
 
     lineups = {}
     for team in _team_names():
@@ -97,7 +137,7 @@ def cmd_tournament(args) -> int:
 
     table = run_tournament(
         args.game, args.policies, args.games, db=args.db, seed=args.seed, workers=args.workers,
-        ray_address=args.ray, **_game_params(args),
+        ray_address=args.ray, wait=args.wait, **_game_params(args),
     )
     print(json.dumps(table.as_dict()) if args.json else table.format())
     return 0
@@ -130,6 +170,9 @@ def cmd_report(args) -> int:
 
 def cmd_beliefs(args) -> int:
     from .beliefs import benchmark, format_result, write
+
+    if args.out:
+        writable_directory(args.out)
 
     result = benchmark(args.game, args.policy, args.games, against=args.against, seed=args.seed,
                        team=args.team, **_game_params(args))
@@ -219,6 +262,8 @@ def register(subparsers) -> None:
                    help="the entrants (names, checkpoints, LABEL@SOURCE)")
     p.add_argument("--db", default="runs/results.sqlite", help="results database "
                    "(default %(default)s)")
+    p.add_argument("--wait", action="store_true", help="if another tournament is writing the "
+                   "database, wait for it and then play only what it left (default: refuse)")
     p.add_argument("--json", action="store_true", help="print the leaderboard as JSON")
     p.set_defaults(run=cmd_tournament)
 
@@ -277,10 +322,10 @@ def register(subparsers) -> None:
                    "(default: every team it can play)")
     p.add_argument("--against", default="heuristic", help="the other teams' policy "
                    "(default %(default)s)")
-    p.add_argument("--games", type=_positive, default=2000)
+    p.add_argument("--games", type=games_count, default=2000)
     p.add_argument("--players", type=int, default=None, help="seats at the table")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed, default=0)
     p.add_argument("--json", action="store_true")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="write beliefs.json, beliefs.txt and calibration.png here")
@@ -307,8 +352,8 @@ def register(subparsers) -> None:
     p.add_argument("--players", type=int, default=None, help="seats at the table (a "
                    "checkpoint brings its own)")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
-    p.add_argument("--games", type=_positive, default=2000, help="held-out evaluation deals")
-    p.add_argument("--seed", type=int, default=0, help="the exploiter's training seed")
+    p.add_argument("--games", type=games_count, default=2000, help="held-out evaluation deals")
+    p.add_argument("--seed", type=seed, default=0, help="the exploiter's training seed")
     p.add_argument("--workers", type=_positive, default=None)
     p.add_argument("--out", default="runs/exploit", help="the exploiter's run directory")
     p.add_argument("--json", action="store_true")
@@ -357,8 +402,8 @@ def register(subparsers) -> None:
     p.add_argument("--population", default="v1", choices=sorted(POPULATIONS))
     p.add_argument("--players", type=int, default=None, help="seats at the table")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
-    p.add_argument("--games", type=_positive, default=2000, help="paired deals per member")
-    p.add_argument("--seed", type=int, default=SCORING_SEED,
+    p.add_argument("--games", type=games_count, default=2000, help="paired deals per member")
+    p.add_argument("--seed", type=seed, default=SCORING_SEED,
                    help="the scoring deals (default %(default)s, a seed no trainer uses)")
     p.add_argument("--workers", type=_positive, default=None)
     p.add_argument("--db", default=None, help="also store the result in this results database")

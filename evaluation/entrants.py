@@ -98,6 +98,8 @@ def resolve(text: str, spec: GameSpec, params: dict) -> Entrant:
         raise ValueError(f"{text!r}: expected LABEL@SOURCE with both parts non-empty")
     if "," in label:
         raise ValueError(f"{text!r}: a policy label may not contain ','")
+    if not label.isprintable():
+        raise ValueError(f"{text!r}: a policy label must be printable (no control characters)")
     params = spec.resolve(**params)
     game_roles = roles(spec)
     if is_checkpoint(source):
@@ -137,6 +139,12 @@ def resolve_all(texts: list[str], spec: GameSpec, params: dict) -> list[Entrant]
             )
         out[entrant.label] = entrant
     return list(out.values())
+
+
+def shown(label: str) -> str:
+    """A label read from a file, fit for a terminal or a page: control characters (a terminal
+    escape sequence in a hostile database) written as escapes."""
+    return label if label.isprintable() else repr(label)[1:-1]
 
 
 def split_list(text: str) -> list[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import gzip
 import json
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,8 +44,21 @@ class Record:
     actions: list
 
 
+MAX_LINE = 1 << 22  # bytes: a game's line is tens of kB; a longer one is damage, not a game
+
+
+def _line(f, path: Path) -> str:
+    """One line, read no further than ``MAX_LINE`` (a decompression bomb's single huge line
+    would otherwise be read whole before it could be refused)."""
+    line = f.readline(MAX_LINE)
+    if len(line) >= MAX_LINE and not line.endswith("\n"):
+        raise ValueError(f"{path}: a line longer than {MAX_LINE:,} characters: not a games file")
+    return line
+
+
 def records(path: str | Path) -> Iterator[Record]:
-    """Every recorded game of a games file or a results database, in order."""
+    """Every recorded game of a games file or a results database, in order; a damaged or
+    hostile file is a ``ValueError`` naming it."""
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"{path}: no such file")
@@ -54,22 +68,57 @@ def records(path: str | Path) -> Iterator[Record]:
     opener = gzip.open if path.suffix == ".gz" else open
     try:
         with opener(path, "rt") as f:
-            header = json.loads(f.readline())
-            if header.get("format") != GAMES_FORMAT:
+            header = json.loads(_line(f, path))
+            if not isinstance(header, dict) or header.get("format") != GAMES_FORMAT:
                 raise ValueError(f"{path}: not a {GAMES_FORMAT} file")
-            for line in f:
+            while line := _line(f, path):
                 row = json.loads(line)
-                if "actions" not in row:
+                if not isinstance(row, dict) or "actions" not in row:
                     raise ValueError(f"{path}: games recorded without their actions")
-                yield Record(header["game"], header["version"], header["params"], header["seed"],
-                             row["index"], row["policies"], row["winner"], row["truncated"],
-                             row["length"], row["rewards"], row["deal"], row["actions"])
-    except (OSError, EOFError, json.JSONDecodeError, KeyError) as e:
+                yield checked(Record(
+                    header["game"], header["version"], header["params"], header["seed"],
+                    row["index"], row["policies"], row["winner"], row["truncated"],
+                    row["length"], row["rewards"], row["deal"], row["actions"]), path)
+    except (OSError, EOFError, zlib.error, json.JSONDecodeError, UnicodeDecodeError, KeyError,
+            TypeError) as e:
         raise ValueError(f"{path}: unreadable games file ({type(e).__name__}: {e})") from None
 
 
+def _integer(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def checked(record: Record, path: Path) -> Record:
+    """The record if every field has the shape a replay needs; else a ``ValueError``."""
+    def bad(what: str) -> ValueError:
+        return ValueError(f"{path}: game {record.index!r}: {what}")
+
+    if record.game not in envs.registry:
+        raise bad(f"game {record.game!r} is not registered here")
+    if not isinstance(record.params, dict) or not all(
+            isinstance(k, str) and _integer(v) for k, v in record.params.items()):
+        raise bad(f"parameters {record.params!r} are not NAME: integer")
+    for name in ("version", "seed", "index", "winner", "length"):
+        if not _integer(getattr(record, name)):
+            raise bad(f"{name} {getattr(record, name)!r} is not an integer")
+    if not 0 <= record.seed < 2**63 or record.index < 0:
+        raise bad("seed or game number out of range")
+    actions = record.actions
+    num_actions = envs.registry[record.game].num_actions
+    if not isinstance(actions, list) or not all(_integer(a) and 0 <= a < num_actions
+                                                for a in actions):
+        raise bad(f"actions must be a list of integers in [0, {num_actions})")
+    for name in ("rewards", "deal"):
+        if not isinstance(getattr(record, name), list):
+            raise bad(f"{name} is not a list")
+    return record
+
+
 def _from_database(path: Path) -> Iterator[Record]:
-    con = sqlite3.connect(path)
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as e:
+        raise ValueError(f"{path}: not a hiddendeck results database ({e})") from None
     try:
         rows = con.execute(
             "SELECT c.game, c.version, c.params, p.seed, g.idx, p.sides, g.winner, g.truncated, "
@@ -77,12 +126,16 @@ def _from_database(path: Path) -> Iterator[Record]:
             "g.pairing = p.id JOIN contexts c ON p.context = c.id ORDER BY g.rowid")
         for (game, version, params, seed, idx, sides, winner, trunc, length, rewards, deal,
              actions) in rows:
-            yield Record(game, version, json.loads(params), seed, idx,
-                         {"sides": json.loads(sides)}, winner, bool(trunc), length,
-                         json.loads(rewards), json.loads(deal),
-                         np.frombuffer(actions, "<i2").tolist())
+            if not isinstance(actions, bytes) or len(actions) % 2:
+                raise ValueError(f"{path}: game {idx}: its actions are damaged")
+            yield checked(Record(game, version, json.loads(params), seed, idx,
+                                 {"sides": json.loads(sides)}, winner, bool(trunc), length,
+                                 json.loads(rewards), json.loads(deal),
+                                 np.frombuffer(actions, "<i2").tolist()), path)
     except sqlite3.DatabaseError as e:
         raise ValueError(f"{path}: not a hiddendeck results database ({e})") from None
+    except (TypeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{path}: a damaged game row ({type(e).__name__}: {e})") from None
     finally:
         con.close()
 
@@ -147,6 +200,14 @@ def play_record(record: Record, seat: int | None = None, show: Callable[[str], N
              f"(as recorded)")
 
 
+def _wait_for_enter() -> None:
+    """Enter steps on; at the end of the input (a closed stdin) the replay runs on."""
+    try:
+        input()
+    except EOFError:
+        pass
+
+
 def replay(path: str | Path, k: int, seat: int | None = None, pause: bool = False,
            out: Callable[[str], None] = print) -> None:
-    play_record(load(path, k), seat=seat, show=out, pause=(lambda: input()) if pause else None)
+    play_record(load(path, k), seat=seat, show=out, pause=_wait_for_enter if pause else None)

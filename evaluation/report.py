@@ -204,7 +204,10 @@ def build_report(path: str | Path, out: str | Path | None = None) -> tuple[Path,
 
 
 def write_report(path: str | Path, out: str | Path | None = None) -> Path:
-    page, text, plots = build_report(path, out)
+    try:
+        page, text, plots = build_report(path, out)
+    except (KeyError, TypeError, AttributeError, IndexError) as e:  # a damaged input file
+        raise ValueError(f"{path}: malformed results ({type(e).__name__}: {e})") from None
     page.parent.mkdir(parents=True, exist_ok=True)
     for plot, writer in plots:
         writer(plot)

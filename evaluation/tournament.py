@@ -24,6 +24,7 @@ Free-for-all games are fitted by Plackett-Luce over each game's finishing order 
 from __future__ import annotations
 
 import csv
+import fcntl
 import importlib.metadata
 import itertools
 import json
@@ -31,6 +32,7 @@ import os
 import sqlite3
 import subprocess
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,7 +42,7 @@ import numpy as np
 import envs
 
 from .crossplay import BATCH_GAMES, SLOTS
-from .entrants import Entrant, free_for_all, resolve_all, roles, split_list
+from .entrants import Entrant, free_for_all, resolve_all, roles, shown, split_list
 from .harness import Batch, GameLog
 from .match import wilson_interval
 from .ratings import free_for_all_ratings, team_ratings
@@ -214,11 +216,14 @@ class Results:
             for g in range(len(log))
         ]
         with self.db:
-            self.db.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            if run is not None:
+            # OR IGNORE: a game already stored (by a writer that did not take the lock) is the
+            # same game, since a batch's games depend on the batch alone
+            added = self.db.executemany("INSERT OR IGNORE INTO games VALUES "
+                                        "(?, ?, ?, ?, ?, ?, ?, ?)", rows).rowcount
+            if run is not None and added:
                 self.db.execute(
                     "INSERT INTO run_pairings VALUES (?, ?, ?) ON CONFLICT (run, pairing) DO "
-                    "UPDATE SET games = games + excluded.games", (run, pairing, len(rows)))
+                    "UPDATE SET games = games + excluded.games", (run, pairing, added))
 
     def games(self):
         """Every stored game of the context: (sides, winner, rewards, deal number)."""
@@ -338,7 +343,7 @@ def rate(results: Results) -> Table:
     pairs: dict[tuple, list[int]] = {}  # sides -> [games, side-0 first, draws]
     fitted = []
     for sides_text, winner, rewards_text, deal in results.games():
-        sides = tuple(json.loads(sides_text))
+        sides = tuple(shown(label) for label in json.loads(sides_text))
         if ffa:
             rewards = json.loads(rewards_text)
             labels = sorted(set(sides))
@@ -394,9 +399,12 @@ def run_tournament(
     ray_address: str | None = None,
     batch_games: int = BATCH_GAMES,
     slots: int = SLOTS,
+    wait: bool = False,
     **params,
 ) -> Table:
-    """Play the pairings' missing games, store them, and rate everything stored."""
+    """Play the pairings' missing games, store them, and rate everything stored. One
+    tournament writes a database at a time: another one running on it is refused before any
+    game (``wait``: wait for it, then play only what it left missing)."""
     spec = envs.registry[game]
     params = spec.resolve(**params)
     if not isinstance(games, int) or games < 1:
@@ -413,6 +421,58 @@ def run_tournament(
     if not pairings:
         raise ValueError(f"no pairing possible: no two of {[e.label for e in entrants]} can "
                          f"play {game}'s teams {list(spec.teams)} against each other")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be an integer in [0, 2**63), got {seed!r}")
+    check_database_file(db)
+    with writer_lock(db, wait):
+        try:
+            return _play_and_rate(db, spec, params, entrants, pairings, games, seed, workers,
+                                  ray_address, batch_games, slots)
+        except sqlite3.DatabaseError as e:  # corrupt, foreign, read-only, full disk
+            raise ValueError(f"{db}: {e}") from None
+
+
+def check_database_file(db: str | Path) -> None:
+    """Refuse, before anything is played or written, a path that is not a SQLite database (an
+    empty or missing file becomes one)."""
+    path = Path(db)
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{path}: not a file")
+    if path.is_file() and path.stat().st_size:
+        with open(path, "rb") as f:
+            if f.read(16) != b"SQLite format 3\x00":
+                raise ValueError(f"{path}: not a SQLite database; give another --db")
+
+
+@contextmanager
+def writer_lock(db: str | Path, wait: bool):
+    """An advisory lock on ``DB.lock`` for the whole tournament: two writers would each play
+    the same missing batches, and the later one would find them stored."""
+    path = Path(f"{db}.lock")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            f.seek(0)
+            holder = f.read().strip() or "another process"
+            raise ValueError(f"{db}: another tournament is writing it ({holder}); wait for it "
+                             f"(--wait) or use another --db") from None
+        f.seek(0)
+        f.truncate()
+        f.write(f"pid {os.getpid()}")
+        f.flush()
+        try:
+            yield
+        finally:
+            f.seek(0)
+            f.truncate()
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _play_and_rate(db, spec, params, entrants, pairings, games, seed, workers, ray_address,
+                   batch_games, slots) -> Table:
+    game = spec.name
     results = Results(db, spec, params, batch_games=batch_games, slots=slots)
     try:
         results.register(entrants)
@@ -529,10 +589,15 @@ def open_table(db: str | Path) -> list[Table]:
         if game not in envs.registry or envs.registry[game].version != version:
             continue
         spec = envs.registry[game]
-        results = Results(path, spec, spec.resolve(**json.loads(params_text)), create=False)
         try:
-            if results.games():
-                tables.append(rate(results))
-        finally:
-            results.close()
+            results = Results(path, spec, spec.resolve(**json.loads(params_text)), create=False)
+            try:
+                if results.games():
+                    tables.append(rate(results))
+            finally:
+                results.close()
+        except (sqlite3.DatabaseError, json.JSONDecodeError, TypeError, KeyError,
+                IndexError, AttributeError) as e:
+            raise ValueError(f"{path}: a damaged results database ({type(e).__name__}: "
+                             f"{e})") from None
     return tables

@@ -11,7 +11,7 @@ import math
 import sys
 from pathlib import Path
 
-from evaluation.commands import game_param
+from evaluation.commands import game_param, seed
 from training.ppo import Args, train
 
 
@@ -134,7 +134,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=_positive, default=None,
                    help="also stop after this wall time (imitation and evaluation included)")
     p.add_argument("--out", default=None, help="run directory (default runs/GAME-SEED)")
-    p.add_argument("--seed", type=_count, default=d.seed, help="a non-negative integer")
+    p.add_argument("--seed", type=seed, default=d.seed, help="an integer in [0, 2**63)")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE",
                    help="another game parameter, e.g. --param max_rounds=20 (repeatable)")
     p.add_argument("--vary", type=_varied, action="append", default=[], metavar="NAME=LOW:HIGH",

@@ -74,7 +74,8 @@ def score_run(recipe: Recipe, run_dir: Path, paths: dict, args: dict, workers: i
     return out
 
 
-def run_seed(recipe_path: str, seed: int, out: str, threads: int = 1) -> dict:
+def run_seed(recipe_path: str, seed: int, out: str, threads: int = 1,
+             progress: bool = False) -> dict:
     """Train (or resume) and score one seed; its score is written beside its run. Runs in a
     worker process or a Ray task as well as here."""
     from training.ppo import latest_checkpoint, train
@@ -91,7 +92,7 @@ def run_seed(recipe_path: str, seed: int, out: str, threads: int = 1) -> dict:
             resume = str(run_dir)
         except (FileNotFoundError, ValueError):
             resume = None
-    args = recipe.args(seed, run_dir, threads=threads, progress=False, tensorboard=False,
+    args = recipe.args(seed, run_dir, threads=threads, progress=progress, tensorboard=False,
                        resume=resume)
     paths = train(args)
     from dataclasses import asdict
@@ -152,8 +153,10 @@ def sweep(recipe_name: str, seeds: list[int], out: str | Path, workers: int = 1,
     threads = threads or max(1, (os.cpu_count() or 1) // max(1, workers))
     if ray_address is not None:
         scores = _on_ray(path, seeds, str(out.resolve()), ray_address)
-    elif workers == 1:
-        scores = [run_seed(path, s, str(out), threads) for s in seeds]
+    elif workers == 1:  # one seed at a time: its trainer's progress line shows
+        from evaluation.progress import enabled
+
+        scores = [run_seed(path, s, str(out), threads, enabled()) for s in seeds]
     else:
         with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
             scores = list(pool.map(run_seed, [path] * len(seeds), seeds, [str(out)] * len(seeds),

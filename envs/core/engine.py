@@ -395,7 +395,9 @@ class VecEnv:
                 f"records must be {self.num_envs} records of the {self.spec.name} dtype, "
                 f"got {records.shape} of {records.dtype if records.dtype.names else records.dtype}"
             )
-        records = records.copy()
+        # astype, not copy: records read back with np.load compare equal to the engine's dtype
+        # but are not an aligned struct, and numba would compile every kernel again for them
+        records = records.astype(self.game.dtype)
         check_records(self.spec, records, self.params, self.slot_params)
         observation = np.zeros_like(self.observation)
         action_mask = np.zeros_like(self.action_mask)

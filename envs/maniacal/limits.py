@@ -1,14 +1,18 @@
 """The range of every field of a MANIACAL record (see ``envs/core/limits.py``): what
 ``VecEnv.set_records`` accepts. Room and Scheme kinds, henchman, Power and contract ids,
 continents, traits, decisions and seats index the record's axes and the game's tables, so they
-must lie within them; pile counts stay within their piles."""
+must lie within them; pile counts stay within their piles, and ``check`` holds every count to
+what it counts."""
+
+import numpy as np
 
 from ..core.limits import FLAG, SEAT, SEAT_OR_NONE, Range, players
-from .rules import DICE_QUEUE, PICKS, TEAM_MAX
+from .rules import DICE_QUEUE, FACE_UP, IN_MERCENARY_DECK, PICKS, TEAM_MAX
 from .spec import DIE_FACES, ROUNDS
 from .tables import (
-    CONTRACT_TARGET, MAX_DIFFICULTY_DECK, N_CONTINENTS, N_HENCHMEN, N_MERCENARIES, N_POWERS,
-    N_ROOM_CARDS, N_ROOM_KINDS, N_SCHEME_CARDS, N_SCHEME_KINDS, N_SUPERVILLAINS,
+    CONTRACT_TARGET, FIRST_MERCENARY, MAX_DIFFICULTY_DECK, N_CONTINENTS, N_HENCHMEN,
+    N_MERCENARIES, N_POWERS, N_ROOM_CARDS, N_ROOM_KINDS, N_SCHEME_CARDS, N_SCHEME_KINDS,
+    N_SUPERVILLAINS,
 )
 
 N_CONTRACTS = len(CONTRACT_TARGET)
@@ -115,3 +119,38 @@ LIMITS = {
     "dice_queue_pos": Range(0, DICE_QUEUE, "queued dice rolled"),
 }
 
+
+
+def check(records: np.ndarray, params: dict):
+    """The first ``(record, what is wrong)`` among the piles, or None: every count agrees with
+    what it counts and the cards of each deck add up, so no push can pass a pile's end (the
+    ranges alone let ``team_n=4`` or a full discard pile through, and the next push wrote into
+    the neighbouring field)."""
+    merc = slice(FIRST_MERCENARY, FIRST_MERCENARY + N_MERCENARIES)
+    rows = np.arange(records.shape[0])[:, None]
+    face_up = records["henchman_deck"][rows, np.arange(records["henchman_top"].shape[1]),
+                                       records["henchman_top"].astype(np.int64)]
+    checks = (
+        (records["scheme_count"] != records["schemes"].sum(-1),
+         "scheme_count differs from the Schemes in hand"),
+        (records["scheme_deck_n"] + records["scheme_discard_n"]
+         + records["scheme_count"].sum(-1) != N_SCHEME_CARDS,
+         f"Schemes in the deck, the discard pile and the hands do not add up to "
+         f"{N_SCHEME_CARDS}"),
+        (records["scheme_discard_n"] != records["scheme_discarded"].sum(-1),
+         "scheme_discard_n differs from the discarded Schemes by kind"),
+        (records["power_deck_n"] + records["power_discard_n"]
+         + (records["power_holder"] >= 0).sum(-1) != N_POWERS,
+         f"Powers in the deck, the discard pile and held do not add up to {N_POWERS}"),
+        (records["team_n"] != records["on_team"].sum(-1),
+         "team_n differs from the henchmen on the team"),
+        (records["mercenary_deck_n"] != (records["where"][:, merc] == IN_MERCENARY_DECK).sum(-1),
+         "mercenary_deck_n differs from the Mercenaries in their deck"),
+        (records["where"][rows, face_up] != FACE_UP,
+         "a henchman deck's top card is not face up"),
+    )
+    for bad, message in checks:
+        bad = bad.reshape(bad.shape[0], -1).any(-1)
+        if bad.any():
+            return int(np.flatnonzero(bad)[0]), message
+    return None

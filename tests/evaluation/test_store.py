@@ -72,10 +72,75 @@ def test_results_refuses_what_is_not_a_results_database_in_one_line(tmp_path, co
     assert path.read_bytes() == content
 
 
-def test_results_shows_labels_escaped(tmp_path):
+def test_labels_read_from_a_database_are_shown_escaped(tmp_path):
     db = tmp_path / "r.sqlite"
-    run_tournament("amongus", ["random", "bad\x1b[31m@heuristic"], 16, db=db, **SMALL)
+    run_tournament("amongus", ["random", "heuristic"], 16, db=db, **SMALL)
+    con = sqlite3.connect(db)
+    with con:  # a hostile or damaged database: a label with a terminal escape
+        for (pid, sides), in [(r,) for r in con.execute("SELECT id, sides FROM pairings")]:
+            con.execute("UPDATE pairings SET sides = ? WHERE id = ?",
+                        (sides.replace("random", "bad\\u001b[31m"), pid))
     done = subprocess.run([sys.executable, "-m", "evaluation.cli", "results", str(db)],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout and "bad\\x1b[31m" in done.stdout
+    from evaluation.tournament import open_table
+
+    table, = open_table(db)
+    assert "\x1b" not in table.format() + table.markdown()
+    with pytest.raises(ValueError, match="printable"):
+        run_tournament("amongus", ["random", "bad\x1b[31m@heuristic"], 16, db=db, **SMALL)
+
+
+def test_a_second_tournament_on_a_database_in_use_is_refused_before_playing(tmp_path):
+    from evaluation.tournament import writer_lock
+
+    db = tmp_path / "r.sqlite"
+    with writer_lock(db, wait=False):  # as if another tournament held it
+        with pytest.raises(ValueError, match="another tournament is writing it"):
+            run_tournament("amongus", ["random", "heuristic"], 16, db=db, **SMALL)
+    assert not db.exists() or sqlite3.connect(db).execute(
+        "SELECT count(*) FROM sqlite_master WHERE name = 'games'").fetchone() == (0,)
+    table = run_tournament("amongus", ["random", "heuristic"], 16, db=db, wait=True, **SMALL)
+    assert sum(p["games"] for p in table.pairings) == 4 * 16
+
+
+def test_games_already_stored_by_another_writer_are_kept_not_a_traceback(tmp_path):
+    """A writer that ignored the lock (an older hiddendeck) stored the same batches: they are
+    the same games, and the later store leaves them as they are."""
+    from evaluation.tournament import Results
+
+    db = tmp_path / "r.sqlite"
+    run_tournament("amongus", ["random", "heuristic"], 16, db=db, **SMALL)
+    spec = __import__("envs").registry["amongus"]
+    results = Results(db, spec, spec.resolve())
+    pairing, = results.db.execute("SELECT id FROM pairings LIMIT 1").fetchone()
+    results.db.execute("DELETE FROM run_pairings")
+    results.db.commit()
+    before = results.db.execute("SELECT count(*) FROM games").fetchone()
+    rows = results.db.execute("SELECT * FROM games WHERE pairing = ?", (pairing,)).fetchall()
+    with results.db:
+        added = results.db.executemany("INSERT OR IGNORE INTO games VALUES "
+                                       "(?, ?, ?, ?, ?, ?, ?, ?)", rows).rowcount
+    assert added == 0 and results.db.execute("SELECT count(*) FROM games").fetchone() == before
+    results.close()
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"x", "not a SQLite database"),
+    (b"SQLite format 3\x00" + b"\x00" * 200, "r.sqlite"),
+])
+def test_a_tournament_refuses_a_file_that_is_not_a_results_database_in_one_line(
+        tmp_path, content, message):
+    db = tmp_path / "r.sqlite"
+    db.write_bytes(content)
+    with pytest.raises(ValueError, match=message):
+        run_tournament("amongus", ["random", "heuristic"], 16, db=db, **SMALL)
+    assert db.read_bytes() == content
+
+
+def test_a_bad_seed_is_refused_before_the_database_is_touched(tmp_path):
+    db = tmp_path / "r.sqlite"
+    with pytest.raises(ValueError, match="seed must be"):
+        run_tournament("amongus", ["random", "heuristic"], 16, db=db, seed=-1, **SMALL)
+    assert not db.exists()

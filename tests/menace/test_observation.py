@@ -196,3 +196,28 @@ def test_rules_document_names_every_piece():
     layout = SPEC.observation_layout(SPEC.resolve(table_talk=1))
     missing = [p.name for p in layout.pieces if f"`{p.name}`" not in text]
     assert not missing, f"docs/rules/menace.md does not describe {missing}"
+
+
+def test_render_hides_a_pick_until_its_group_has_chosen():
+    """render(seat) once showed other seats' characters before their group had finished
+    choosing (audit L2); it now follows the observation (``picks_shown``)."""
+    import envs
+    from envs.core.seats import relative
+    from envs.menace.cards import CHARACTER_NAMES
+
+    vec = envs.make_vec("menace", 1, seed=3, num_players=6)
+    checked = 0
+    for _ in range(12):
+        s = vec.records[0]
+        n, leader = int(s["num_players"]), int(s["mission_leader"])
+        for j in range(n):
+            ch = int(s["character"][j])
+            hidden = ch >= 0 and relative(j, leader, n) >= s["picks_shown"]
+            for viewer in range(n):
+                if viewer != j and hidden:
+                    assert CHARACTER_NAMES[ch] not in vec.render(0, viewer)
+                    checked += 1
+            if ch >= 0:
+                assert CHARACTER_NAMES[ch] in vec.render(0, j)  # the picker sees its own
+        vec.step(vec.action_mask.argmax(1))
+    assert checked > 0

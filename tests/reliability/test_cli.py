@@ -3,6 +3,7 @@ L12); play_match's inputs."""
 
 import io
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,6 +11,8 @@ import pytest
 from evaluation.cli import main
 
 from .helpers import SLOW, run_python
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_cli(argv, capsys, stdin=""):
@@ -147,3 +150,40 @@ def test_fuzz_of_public_entry_points_ends_in_results_or_clear_errors(entry):
     result = run_python(["-m", "tests.reliability.fuzz", entry, str(n), "0"], 900)
     assert result.returncode == 0, result.stderr[-3000:]
     assert f"{entry}: {n} inputs" in result.stdout
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["eval", "amongus", "--crew", "random", "--impostor", "random", "--games", str(10**18)],
+     "at most 1,000,000,000 games"),
+    (["train", "amongus", "--seed", "99999999999999999999"], "--seed: must be an integer in"),
+    (["tournament", "amongus", "--policies", "random,heuristic", "--seed", "-1"],
+     "--seed: must be an integer in"),
+])
+def test_out_of_range_arguments_name_themselves_and_create_nothing(argv, message, tmp_path,
+                                                                    monkeypatch):
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "evaluation.cli", *argv], capture_output=True,
+                          text=True, timeout=120,
+                          env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []  # no run directory, no database
+
+
+def test_eval_checks_its_output_directory_before_playing(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "evaluation.cli", "eval", "amongus", "--crew",
+                           "heuristic", "--impostor", "heuristic", "--games", "100000",
+                           "--out", str(blocker / "sub")], capture_output=True, text=True,
+                          timeout=120, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2 and "--out" in done.stderr, done.stderr
+    assert time.monotonic() - start < 60  # refused before 100,000 games were played

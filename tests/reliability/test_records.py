@@ -108,3 +108,18 @@ def test_set_records_holds_varied_slots_to_their_own_values():
     with pytest.raises(ValueError, match="record 1: parameter max_rounds is 30 in the records "
                                          "but 20"):
         env.set_records(swapped)
+
+
+def test_records_read_back_with_np_load_take_the_engines_own_dtype(tmp_path):
+    """np.load gives a dtype equal to the engine's but not an aligned struct: kept as it was,
+    numba would compile a second copy of every kernel for it."""
+    import numpy as np
+
+    import envs
+
+    vec = envs.make_vec("amongus", 2, seed=0)
+    np.save(tmp_path / "r.npy", vec.records)
+    loaded = np.load(tmp_path / "r.npy")
+    assert not loaded.dtype.isalignedstruct
+    vec.set_records(loaded)
+    assert vec.records.dtype.isalignedstruct and vec.records.dtype == loaded.dtype

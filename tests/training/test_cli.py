@@ -56,7 +56,7 @@ def test_bad_arguments_exit_with_a_message(capsys):
     (["--seconds", "nan"], "finite"),
     (["--seconds", "-5"], "> 0"),
     (["--seconds", "0"], "> 0"),
-    (["--seed", "-1"], ">= 0"),
+    (["--seed", "-1"], "in [0, 2**63)"),
     (["--lr", "inf"], "finite"),
     (["--team-hidden", "crew"], "TEAM=WIDTHS"),
     (["--team-hidden", "crew=64,x"], "widths like"),
