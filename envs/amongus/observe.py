@@ -2,10 +2,9 @@
 
 Seats are relative to the observer. Nothing here reads another seat's hand, colour or trades
 unless the rules made it known to the observer: a public reveal, the observer's own look during
-a clear, or a trade the observer took part in.
+a clear, or a trade the observer took part in. By default nothing is inferred: the counts of
+``counting`` are added only with ``assist=1``, made from the raw pieces written here.
 """
-
-import numpy as np
 
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
