@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -119,9 +120,11 @@ def play_here(batches) -> Iterator[GameLog]:
         torch.set_num_threads(saved[1])
 
 
-def _on_ray(batches, address: str) -> Iterator[GameLog]:
-    """``address``: ``local`` starts a Ray instance on this machine; else a cluster's address.
-    The cluster's workers must import this package and see the checkpoint files."""
+@contextmanager
+def ray_session(address: str):
+    """Ray, connected: ``local`` starts an instance on this machine, else a cluster's address
+    (its workers must import this package and see the files they are given); an instance
+    started here is shut down on the way out."""
     try:
         import ray
     except ImportError:
@@ -134,10 +137,15 @@ def _on_ray(batches, address: str) -> Iterator[GameLog]:
         ray.init(address=None if address == "local" else address, runtime_env=env,
                  include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _on_ray(batches, address: str) -> Iterator[GameLog]:
+    with ray_session(address) as ray:
         remote = ray.remote(num_cpus=1)(_play_in_worker)
         pending = [remote.remote(b) for b in batches]
         for ref in pending:
             yield ray.get(ref)
-    finally:
-        if started:
-            ray.shutdown()

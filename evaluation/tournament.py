@@ -526,25 +526,33 @@ def git_commit() -> str | None:
     return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
-def summary_rows(db: str | Path) -> list[tuple]:
-    """The database's ``summary`` view (one row per pairing: context, teams, sides, games, side
-    1's wins, draws, mean length, the runs that stored it), read-only."""
+@contextmanager
+def read_only(db: str | Path):
+    """A results database opened read-only (``report``, ``results``: never a write to what is
+    read); anything that is not one is a ``ValueError`` naming the file."""
     path = Path(db)
     if not path.is_file():
         raise ValueError(f"{path}: no results database")
     con = None
     try:
         con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        names = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
-        if "summary" not in names:
-            raise ValueError(f"{path}: written by an older hiddendeck (no summary view); run a "
-                             f"tournament on it once to add it")
-        return con.execute(f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM summary").fetchall()
+        yield con
     except sqlite3.DatabaseError as e:
         raise ValueError(f"{path}: not a hiddendeck results database ({e})") from None
     finally:
         if con is not None:
             con.close()
+
+
+def summary_rows(db: str | Path) -> list[tuple]:
+    """The database's ``summary`` view (one row per pairing: context, teams, sides, games, side
+    1's wins, draws, mean length, the runs that stored it), read-only."""
+    with read_only(db) as con:
+        names = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+        if "summary" not in names:
+            raise ValueError(f"{db}: written by an older hiddendeck (no summary view); run a "
+                             f"tournament on it once to add it")
+        return con.execute(f"SELECT {', '.join(SUMMARY_COLUMNS)} FROM summary").fetchall()
 
 
 def export_csv(db: str | Path, out: str | Path) -> int:
@@ -571,17 +579,8 @@ def export_csv(db: str | Path, out: str | Path) -> int:
 def open_table(db: str | Path) -> list[Table]:
     """Every context's leaderboard in a results database (for ``hiddendeck report``)."""
     path = Path(db)
-    if not path.is_file():
-        raise ValueError(f"{path}: no results database")
-    con = None
-    try:
-        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    with read_only(path) as con:
         contexts = con.execute("SELECT game, version, params FROM contexts ORDER BY id").fetchall()
-    except sqlite3.DatabaseError as e:
-        raise ValueError(f"{path}: not a hiddendeck results database ({e})") from None
-    finally:
-        if con is not None:
-            con.close()
     tables = []
     for game, version, params_text in contexts:
         # results of a game no longer registered, or of an older version, stay in the file

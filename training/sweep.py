@@ -33,6 +33,7 @@ import numpy as np
 import envs
 from evaluation.benchmark import benchmark
 from evaluation.entrants import free_for_all
+from evaluation.runner import ray_session
 from training.recipes import Recipe, load
 from training.report import seen_in_training
 
@@ -172,23 +173,9 @@ def sweep(recipe_name: str, seeds: list[int], out: str | Path, workers: int = 1,
 
 
 def _on_ray(recipe_path: str, seeds: list[int], out: str, address: str) -> list[dict]:
-    try:
-        import ray
-    except ImportError:
-        raise ValueError("--ray needs Ray: pip install 'hiddendeck[ray]'") from None
-    started = not ray.is_initialized()
-    if started:
-        root = str(Path(__file__).resolve().parents[1])
-        env = {"env_vars": {"PYTHONPATH": os.pathsep.join(
-            p for p in (root, os.environ.get("PYTHONPATH")) if p)}}
-        ray.init(address=None if address == "local" else address, runtime_env=env,
-                 include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
+    with ray_session(address) as ray:
         remote = ray.remote(num_cpus=1)(run_seed)
         return ray.get([remote.remote(recipe_path, s, out, 1) for s in seeds])
-    finally:
-        if started:
-            ray.shutdown()
 
 
 def page(recipe: Recipe, result: dict) -> str:
