@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.amongus import actions as A
-from envs.amongus.observe import (
+from envs.amongus.pieces import (
     FIRST_PLAYER,
     IMPOSTOR_COLOUR,
     IS_IMPOSTOR,

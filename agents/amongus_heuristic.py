@@ -5,20 +5,21 @@ colours, keep impostor-colour cards out of circulation, clear as soon as they ca
 the seat most likely to be the impostor, and vote for it once that is 7 times in 10 (or in
 the last round).
 The impostor hides its colour, fishes for its own cards from the seats that showed them, kills
-when it can, and sabotages once it would guess every other seat's colour right nine times in
-ten: at its own decisions, or in the window after a card is turned face up, which is where
+when it can, and sabotages once it would guess every other seat's colour right half the time:
+at its own decisions, or in the window after a card is turned face up, which is where
 votes and clears hand it colours. When the crew must know who it is, it guesses at once rather
 than be named.
 
-It counts as a careful player does, reading the odds the observation carries
-(``envs/amongus/counting.py``): every seat holds one colour, so a colour that another seat must
-hold is not this one's, and each guess is the colour most likely once every way of dealing the
-rest is counted. Judging each seat alone by the colours it showed (as this player did before
+It counts as a careful player does, from its raw observation alone (``envs/amongus/counting.py``,
+the count ``assist=1`` would put in the observation): every seat holds one colour, so a colour
+that another seat must hold is not this one's, and each guess is the colour most likely once
+every way of dealing the rest is counted, under a prior of how players show and give (``CREW``,
+``IMPOSTOR``). Judging each seat alone by the colours it showed (as this player did before
 2026-12-01) left it at 0.59 against the heuristic crew at 6 players where counting wins 0.78.
-The crew counts the same way, from its own view (``impostor_odds``): the seats it cannot see
-hold the colours left, the impostor's among them. Until 2026-12-01 it looked at the seat that
-had shown the impostor's colour most, which the impostor never does, and random crews beat
-it: at 6 players it won 23% against the heuristic impostor, the counting crew 81%.
+The crew counts the same way, from its own view (``counting.impostor_odds``): the seats it
+cannot see hold the colours left, the impostor's among them. Until 2026-12-01 it looked at the
+seat that had shown the impostor's colour most, which the impostor never does, and random crews
+beat it: at 6 players it won 23% against the heuristic impostor, the counting crew 81%.
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ from __future__ import annotations
 import numpy as np
 
 from envs.amongus import actions as A
-from envs.amongus.observe import (
+from envs.amongus.counting import impostor_counts, impostor_odds
+from envs.amongus.pieces import (
     HAND,
     IMPOSTOR_COLOUR,
-    IMPOSTOR_ODDS,
     IS_IMPOSTOR,
     KNOWN_COLOUR,
     NOT_IMPOSTOR,
@@ -38,8 +39,6 @@ from envs.amongus.observe import (
     RECEIVED_FROM,
     REVEALED,
     ROUND,
-    SABOTAGE_CHANCE,
-    SABOTAGE_TARGET_ODDS,
     SHOWN_TOTAL,
     TURN_OWNER,
     VOTED,
@@ -107,8 +106,9 @@ def _likely_holder(known, shown_total, received, mask_base, mask, c, imp, n):
     return best
 
 
-# The impostor sabotages once its guesses would all be right this often.
-SURE = 0.9
+# The impostor sabotages once its guesses would all be right this often. Version 5's 0.9 was far
+# from its best at every size (an outside audit: 0.5 won 17-30 points more against the crew).
+SURE = 0.5
 
 # A crewmate votes once the seat it suspects most is the impostor this often. Against the
 # heuristic impostor at 6 players (4,000 games) the crew won 47% voting at 0.35, 69% at 0.5, 81%
@@ -131,8 +131,32 @@ def _cornered(revealed, not_impostor, voted, n):
     return suspects == 1 or (suspects == 0 and votes_left > 0)
 
 
+# The prior each side counts under (``counting.PRIOR``'s order: how likely a seat holds a
+# colour once it has shown it, given it to this seat, shown the impostor's colour, shown it and
+# no other at least twice). A show costs nothing, so styles that show their own colour on
+# purpose broke version 5's single prior (``agents/amongus_styles.py``): the crew takes no word
+# from a show of the impostor's colour (the impostor may show its own; version 5's crew fell
+# from 0.81 to 0.18 against ``flash``), and both sides read a seat that shows one colour only
+# as holding it. The impostor trusts a show less than a gift. Measured at 6 players, 1,000
+# deals per member against the population (``docs/rules/amongus.md``).
+CREW = (0.05, 0.05, 1.0, 10.0)
+IMPOSTOR = (0.1, 0.05, 0.05, 10.0)
+
+# Its settings as one array, so that a style or a sweep changes numbers, not code: the
+# impostor's sabotage threshold, the crew's vote threshold, each side's prior.
+SURE_AT, VOTE_AT, CREW_PRIOR, IMPOSTOR_PRIOR = 0, 1, 2, 6
+SETTINGS = np.array((SURE, VOTE_SURE) + CREW + IMPOSTOR)
+
+
 @kernel
 def decide(obs, mask, off, n):
+    return decide_with(obs, mask, off, n, SETTINGS)
+
+
+@kernel
+def decide_with(obs, mask, off, n, settings):
+    """``decide`` under ``settings`` (``SETTINGS``' layout)."""
+    sure = settings[SURE_AT]
     own = np.argmax(obs[off[OWN_COLOUR] : off[OWN_COLOUR] + n])
     imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
     impostor = obs[off[IS_IMPOSTOR]] > 0.5
@@ -150,14 +174,14 @@ def decide(obs, mask, off, n):
         unknown = _unknown_seats(known, n)
         if mask[A.KILL]:
             return A.KILL
-        sure = obs[off[SABOTAGE_CHANCE]] >= SURE
+        odds = np.zeros(n)
+        chance = impostor_counts(obs, off, n, settings[IMPOSTOR_PRIOR : IMPOSTOR_PRIOR + 4], odds)
         desperate = _cornered(revealed, not_impostor, voted, n) or (final_round and unknown <= 2)
-        if mask[A.SABOTAGE] and (sure or desperate):
+        if mask[A.SABOTAGE] and (chance >= sure or desperate):
             return A.SABOTAGE
         if phase == SABOTAGE_WINDOW:
             return A.NO_SABOTAGE
         if phase == SABOTAGE_GUESS:
-            odds = obs[off[SABOTAGE_TARGET_ODDS] : off[SABOTAGE_TARGET_ODDS] + n]
             return A.GUESS + np.argmax(odds)  # one-hot where the colour is known
         if phase == INVESTIGATION or phase == REPLY:
             c = _argmax_colour(hand, n, imp, imp)
@@ -201,14 +225,15 @@ def decide(obs, mask, off, n):
         r = _likely_holder(known, shown_total, received, A.OFFER + c * A.O, mask, c, imp, n)
         return A.OFFER + c * A.O + r - 1 if r > 0 else A.NO_TRADE
     if phase == END_OF_TURN:
-        odds = obs[off[IMPOSTOR_ODDS] : off[IMPOSTOR_ODDS] + n]
+        odds = np.zeros(n)
+        impostor_odds(obs, off, n, settings[CREW_PRIOR : CREW_PRIOR + 4], odds)
         top, top_odds = -1, 0.0
         for r in range(1, n):
             if odds[r] > top_odds + 1e-6:  # a tie goes to the first clockwise
                 top, top_odds = r, odds[r]
         if top > 0 and mask[A.CLEAR + top - 1]:
             return A.CLEAR + top - 1
-        if top > 0 and mask[A.VOTE + top - 1] and (top_odds >= VOTE_SURE or final_round):
+        if top > 0 and mask[A.VOTE + top - 1] and (top_odds >= settings[VOTE_AT] or final_round):
             return A.VOTE + top - 1
         return A.PASS
     return A.PASS

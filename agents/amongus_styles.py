@@ -1,38 +1,42 @@
-"""Scripted styles of Among Us that a reference population holds (``agents.populations``).
-
-- ``flash``: the heuristic impostor that, whenever it must show a card, shows one of the
-  impostor's colour if it holds one. The audit's impostor script: it broke the counting crew
-  (the heuristic crew fell from 0.807 to 0.181 at 6 players), whose counts assume a seat rarely
-  shows that colour.
-- ``liar``: the chain crew that shows its own colour whenever it may, the audit's crew script
-  against the counting impostor (0.401 to 0.088).
+"""Scripted styles of Among Us that a reference population holds (``agents.populations``), each a
+way a careful player might try to break the counting heuristic. ``STYLES`` maps a short name to
+the class; each plays one side (``teams``) and is the heuristic everywhere its style is silent.
 
 - ``passive``: a crew that never acts: no trade, no vote, no clear; at an investigation it
   shows the first card it may. An outside audit found it forces a draw in every game against
-  the heuristic impostor (it waits out the round limit), so a crew that only ever wins or
-  loses is measured against a side that refuses to play.
+  the heuristic impostor of version 5 (it waits out the round limit).
+- ``flash``: the heuristic impostor, but it shows a card of the impostor's (its own) colour
+  whenever it holds one. A show costs nothing, and the version 5 crew counted a seat that
+  showed a colour as 20 times less likely to hold it: the audit's crew fell from 0.81 to 0.18.
+- ``liar``: the heuristic crew, but each crewmate shows its own colour whenever it holds one;
+  the impostor that reads shows as the counting prior does guesses them wrong.
+- ``liar_chain``: the vote chain (``agents.amongus_chain``) showing its own colour: the audit's
+  best crew script against the version 5 impostor (0.401 -> 0.088 for the impostor).
+- ``late_vote``: a crew that sits still, showing its own colour, and votes the chain's target
+  only in the last round (the audit's ``passive_last``: its best worst-case crew script).
+- ``hider``: the heuristic impostor that never sabotages unless cornered or in the last round;
+  it waits for kills and for votes to turn colours up.
+
+``python -m agents.amongus_styles`` prints the population table of ``docs/rules/amongus.md``.
 """
 
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
 
 from envs.amongus import actions as A
-from envs.amongus.observe import IMPOSTOR_COLOUR, OWN_COLOUR
+from envs.amongus.pieces import HAND, IS_IMPOSTOR, OWN_COLOUR, PHASE, ROUND
+from envs.amongus.rules import END_OF_TURN, INVESTIGATION, SABOTAGE_WINDOW, TRADE
+from envs.amongus.spec import NUM_PHASES
+from envs.core.jit import kernel, njit
 
-from .amongus_chain import AmongUsChain
-from .amongus_heuristic import AmongUsHeuristic
-from .policy import Policy
-
-
-def show_colour(actions: np.ndarray, observation: np.ndarray, mask: np.ndarray, start: int,
-                n: int) -> np.ndarray:
-    """Where a row may show the card of the colour one-hot at ``observation[start:start+n]``,
-    that show; elsewhere the action given."""
-    colour = observation[:, start:start + n].argmax(axis=1)
-    rows = np.arange(len(actions))
-    shows = mask[rows, A.SHOW + colour] & (observation[rows, start + colour] > 0.5)
-    return np.where(shows, A.SHOW + colour, actions).astype(np.int64)
+from .amongus_chain import chain_target
+from .amongus_chain import decide as chain_decide
+from .amongus_heuristic import decide as heuristic_decide
+from .amongus_heuristic import SETTINGS, SURE_AT, decide_with
+from .policy import Policy, ScriptedPolicy
 
 # The passive choices, in order of preference: whichever of these the decision allows.
 PASSIVE = np.array([A.PASS, A.NO_TRADE, A.NO_SABOTAGE], np.int64)
@@ -55,24 +59,206 @@ class AmongUsPassive(Policy):
         return out
 
 
+@kernel
+def _own_colour_shown(obs, mask, off, n):
+    """At an investigation, a show of the seat's own colour (the impostor's, for the impostor)
+    if it holds one; -1 otherwise."""
+    phase = np.argmax(obs[off[PHASE] : off[PHASE] + NUM_PHASES])
+    own = np.argmax(obs[off[OWN_COLOUR] : off[OWN_COLOUR] + n])
+    if phase == INVESTIGATION and obs[off[HAND] + own] > 0 and mask[A.SHOW + own]:
+        return A.SHOW + own
+    return -1
 
-class AmongUsFlash(AmongUsHeuristic):
-    """The heuristic impostor, showing the impostor's colour whenever it may."""
+
+@kernel
+def decide_flash(obs, mask, off, n):
+    show = _own_colour_shown(obs, mask, off, n)
+    if obs[off[IS_IMPOSTOR]] > 0.5 and show >= 0:
+        return show
+    return heuristic_decide(obs, mask, off, n)
+
+
+@kernel
+def decide_liar(obs, mask, off, n):
+    show = _own_colour_shown(obs, mask, off, n)
+    if obs[off[IS_IMPOSTOR]] < 0.5 and show >= 0:
+        return show
+    return heuristic_decide(obs, mask, off, n)
+
+
+@kernel
+def decide_liar_chain(obs, mask, off, n):
+    show = _own_colour_shown(obs, mask, off, n)
+    if obs[off[IS_IMPOSTOR]] < 0.5 and show >= 0:
+        return show
+    return chain_decide(obs, mask, off, n)
+
+
+@kernel
+def decide_late_vote(obs, mask, off, n):
+    if obs[off[IS_IMPOSTOR]] > 0.5:
+        return heuristic_decide(obs, mask, off, n)
+    show = _own_colour_shown(obs, mask, off, n)
+    if show >= 0:
+        return show
+    phase = np.argmax(obs[off[PHASE] : off[PHASE] + NUM_PHASES])
+    if phase == TRADE:
+        return A.NO_TRADE
+    if phase == SABOTAGE_WINDOW:
+        return A.NO_SABOTAGE
+    if phase == END_OF_TURN:
+        target = chain_target(obs, off, n)
+        if obs[off[ROUND]] >= 1.0 - 1e-6 and target > 0 and mask[A.VOTE + target - 1]:
+            return A.VOTE + target - 1
+        return A.PASS
+    return heuristic_decide(obs, mask, off, n)
+
+
+HIDER = SETTINGS.copy()
+HIDER[SURE_AT] = 2.0  # a chance above 1: never sure enough
+
+
+@kernel
+def decide_hider(obs, mask, off, n):
+    return decide_with(obs, mask, off, n, HIDER)
+
+
+@njit
+def _flash_batch(obs, mask, off, n, out):
+    # One loop per style: a loop given its decide as an argument is not cached on disk.
+    for b in range(obs.shape[0]):
+        out[b] = decide_flash(obs[b], mask[b], off, n)
+
+
+@njit
+def _liar_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = decide_liar(obs[b], mask[b], off, n)
+
+
+@njit
+def _liar_chain_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = decide_liar_chain(obs[b], mask[b], off, n)
+
+
+@njit
+def _late_vote_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = decide_late_vote(obs[b], mask[b], off, n)
+
+
+@njit
+def _hider_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = decide_hider(obs[b], mask[b], off, n)
+
+
+class AmongUsFlash(ScriptedPolicy):
+    """The heuristic impostor showing its own (the impostor's) colour whenever it can."""
 
     name = "flash"
     teams = ("impostor",)
+    game = "amongus"
+    decide_batch = _flash_batch
+    strategy_for = ("impostor",)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        return show_colour(super().act(observation, action_mask), observation,
-                           np.asarray(action_mask, bool), self._off[IMPOSTOR_COLOUR], self._n)
+
+class AmongUsHider(ScriptedPolicy):
+    """The heuristic impostor that sabotages only when cornered or in the last round."""
+
+    name = "hider"
+    teams = ("impostor",)
+    game = "amongus"
+    decide_batch = _hider_batch
+    strategy_for = ("impostor",)
 
 
-class AmongUsLiar(AmongUsChain):
-    """The chain crew, showing its own colour whenever it may."""
+class AmongUsLiar(ScriptedPolicy):
+    """The heuristic crew, each crewmate showing its own colour whenever it can."""
 
     name = "liar"
     teams = ("crew",)
+    game = "amongus"
+    decide_batch = _liar_batch
+    strategy_for = ("crew",)
 
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        return show_colour(super().act(observation, action_mask), observation,
-                           np.asarray(action_mask, bool), self._off[OWN_COLOUR], self._n)
+
+class AmongUsLiarChain(ScriptedPolicy):
+    """The vote chain, each crewmate showing its own colour whenever it can."""
+
+    name = "liar_chain"
+    teams = ("crew",)
+    game = "amongus"
+    decide_batch = _liar_chain_batch
+    strategy_for = ("crew",)
+
+
+class AmongUsLateVote(ScriptedPolicy):
+    """Sits still showing its own colour; votes the chain's target in the last round."""
+
+    name = "late_vote"
+    teams = ("crew",)
+    game = "amongus"
+    decide_batch = _late_vote_batch
+    strategy_for = ("crew",)
+
+
+STYLES: dict[str, type] = {
+    "passive": AmongUsPassive,
+    "liar": AmongUsLiar,
+    "liar_chain": AmongUsLiarChain,
+    "late_vote": AmongUsLateVote,
+    "flash": AmongUsFlash,
+    "hider": AmongUsHider,
+}
+
+
+def population_table(players: int, games: int, seed: int = 0) -> list[tuple[str, str, float,
+                                                                             tuple]]:
+    """The heuristic crew against every impostor of the population and the heuristic impostor
+    against every crew, ``games`` games each on the same deals (one seed): rows of (side the
+    heuristic plays, opponent, heuristic's win rate, 95% interval)."""
+    import envs
+    from agents import make_policy
+    from evaluation.match import play_match
+
+    spec = envs.registry["amongus"]
+    params = spec.resolve(num_players=players)
+
+    def member(name):
+        if name in STYLES:
+            return STYLES[name](spec, params)
+        return make_policy(name, spec, params, seed=seed)
+
+    heuristic = member("heuristic")
+    crews = ["random", "heuristic", "chain"] + [k for k, v in STYLES.items() if "crew" in v.teams]
+    impostors = ["random", "heuristic"] + [k for k, v in STYLES.items() if "impostor" in v.teams]
+    rows = []
+    for name in impostors:
+        r = play_match("amongus", {"crew": heuristic, "impostor": member(name)}, games,
+                       num_envs=min(games, 1000), seed=seed, num_players=players)
+        rows.append(("crew", name, r.rate("crew"), r.interval("crew")))
+    for name in crews:
+        r = play_match("amongus", {"crew": member(name), "impostor": heuristic}, games,
+                       num_envs=min(games, 1000), seed=seed, num_players=players)
+        rows.append(("impostor", name, r.rate("impostor"), r.interval("impostor")))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=population_table.__doc__)
+    parser.add_argument("--players", type=int, nargs="+", default=[6])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    for players in args.players:
+        print(f"## {players} players, {args.games} games per row, seed {args.seed}")
+        print("| heuristic plays | against | its win rate | 95% interval |")
+        print("| --- | --- | --- | --- |")
+        for side, name, rate, (low, high) in population_table(players, args.games, args.seed):
+            print(f"| {side} | {name} | {rate:.3f} | {low:.3f}-{high:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

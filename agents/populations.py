@@ -9,10 +9,9 @@ its members for good, so scores under ``v1`` stay comparable; new styles go into
 command takes them: a name, ``LABEL@py:module:attr``); a policy playing another team of the game
 meets them. ``v1`` holds random, the heuristic, every scripted exploit the project ships and
 the audits' styles written so far (``agents/menace_styles.py``: the large-reserve crew;
-``agents/amongus_styles.py``: the passive crew, the own-colour-showing ``liar`` crew and the
-impostor-colour-showing ``flash`` impostor); the audits' other styles (the careful drain, the
-vote-reading crew, late-vote crews, MANIACAL's sell-and-hire and hardest-contract seats) and
-the zoo's trained policies will make ``v2``.
+``agents/amongus_styles.py``: every style of its ``STYLES``); the audits' other styles (the
+careful drain and the vote-reading crew, MANIACAL's sell-and-hire and hardest-contract seats)
+and the zoo's trained policies will make ``v2``.
 """
 
 from __future__ import annotations
@@ -30,9 +29,12 @@ _V1 = {
     "amongus": {
         "crew": ["random", "heuristic", "chain",
                  "passive@py:agents.amongus_styles:AmongUsPassive",
-                 "liar@py:agents.amongus_styles:AmongUsLiar"],
+                 "liar@py:agents.amongus_styles:AmongUsLiar",
+                 "liar_chain@py:agents.amongus_styles:AmongUsLiarChain",
+                 "late_vote@py:agents.amongus_styles:AmongUsLateVote"],
         "impostor": ["random", "heuristic", "chain-exploit@py:agents.amongus_chain:ChainExploit",
-                     "flash@py:agents.amongus_styles:AmongUsFlash"],
+                     "flash@py:agents.amongus_styles:AmongUsFlash",
+                     "hider@py:agents.amongus_styles:AmongUsHider"],
     },
     "maniacal": {
         "player": ["random", "heuristic"],

@@ -15,7 +15,7 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from envs import amongus_v5
+from envs import amongus_v6
 
 
 class RoleNamedEnv(MultiAgentEnv):
@@ -24,7 +24,7 @@ class RoleNamedEnv(MultiAgentEnv):
 
     def __init__(self, config: dict | None = None):
         super().__init__()
-        self.aec = amongus_v5.env(illegal_action="lose", **(config or {}))
+        self.aec = amongus_v6.env(illegal_action="lose", **(config or {}))
         raw = self.aec.unwrapped
         self.roles = raw.spec.teams
         seats = raw.possible_agents
@@ -80,7 +80,7 @@ def main(iterations: int = 5, batch: int = 1024, players: int = 5, seed: int = 0
         ActionMaskingTorchRLModule,
     )
 
-    roles = amongus_v5.raw_env().spec.teams
+    roles = amongus_v6.raw_env().spec.teams
     config = (
         PPOConfig()
         .environment(RoleNamedEnv, env_config={"num_players": players})

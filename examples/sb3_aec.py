@@ -16,14 +16,14 @@ import numpy as np
 
 from agents import make_policy
 from agents.policy import choose
-from envs import amongus_v5
+from envs import amongus_v6
 
 
 class OneRole(gym.Env):
     """The seats of ``role`` in one AEC game; the other roles are played by ``others``."""
 
     def __init__(self, role: str = "crew", others: str = "heuristic", seed: int = 0, **params):
-        self.aec = amongus_v5.env(illegal_action="lose", **params)
+        self.aec = amongus_v6.env(illegal_action="lose", **params)
         raw = self.aec.unwrapped
         if role not in raw.spec.teams:
             raise ValueError(f"no role {role!r}; roles are {raw.spec.teams}")

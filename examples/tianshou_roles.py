@@ -22,7 +22,7 @@ from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
 from tianshou.data import Batch, Collector, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv, PettingZooEnv
 
-from envs import amongus_v5
+from envs import amongus_v6
 
 
 class RoleActor(torch.nn.Module):
@@ -82,12 +82,12 @@ def main(iterations: int = 3, episodes: int = 20, players: int = 5, seed: int = 
     torch.manual_seed(seed)
 
     def make():
-        return PettingZooEnv(amongus_v5.env(num_players=players))
+        return PettingZooEnv(amongus_v6.env(num_players=players))
 
     envs = DummyVectorEnv([make, make])
     envs.seed(seed)
     probe = make()
-    names = amongus_v5.raw_env().spec.teams  # info["team"] indexes these
+    names = amongus_v6.raw_env().spec.teams  # info["team"] indexes these
     size = probe.observation_space["observation"].shape[0]
     actors = {k: RoleActor(size, probe.action_space.n) for k in range(len(names))}
     optimisers = {k: torch.optim.Adam(a.parameters(), lr=3e-3) for k, a in actors.items()}

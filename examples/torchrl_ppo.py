@@ -22,7 +22,7 @@ from torchrl.envs.utils import MarlGroupMapType
 from torchrl.modules import MaskedCategorical, ProbabilisticActor
 from torchrl.objectives import ClipPPOLoss
 
-from envs import amongus_v5
+from envs import amongus_v6
 
 
 class ByRole(nn.Module):
@@ -39,7 +39,7 @@ class ByRole(nn.Module):
 
 
 def make_env(players: int, seed: int):
-    env = PettingZooWrapper(amongus_v5.env(num_players=players, illegal_action="lose"),
+    env = PettingZooWrapper(amongus_v6.env(num_players=players, illegal_action="lose"),
                             use_mask=True, group_map=MarlGroupMapType.ALL_IN_ONE_GROUP)
     env.set_seed(seed)
     return env
@@ -52,7 +52,7 @@ def main(iterations: int = 5, frames: int = 512, players: int = 5, seed: int = 0
     env = make_env(players, seed)
     obs_dim = env.observation_spec["agents", "observation", "observation"].shape[-1]
     n_actions = env.full_action_spec["agents", "action"].space.n
-    roles = len(amongus_v5.raw_env().spec.teams)
+    roles = len(amongus_v6.raw_env().spec.teams)
 
     def mlp(out):
         return lambda: nn.Sequential(nn.Linear(obs_dim, 64), nn.Tanh(), nn.Linear(64, out))

@@ -31,26 +31,3 @@ def test_a_larger_reserve_crew_repairs_less_and_holds_more_oxygen_than_the_heuri
                         num_players=6)
     rate = {c.sides[0]: c.summary(("crew", "menace"))["win_rate"]["crew"] for c in result.cells}
     assert rate["r7"] > rate["heuristic"] + 0.1
-
-
-def test_flash_and_liar_show_the_colour_their_names_say():
-    """flash shows the impostor's colour and liar its own, wherever it may; otherwise they play
-    as the heuristic and the chain."""
-    from agents.amongus_styles import AmongUsFlash, AmongUsLiar
-    from envs.amongus.observe import IMPOSTOR_COLOUR, OWN_COLOUR
-
-    spec = envs.registry["amongus"]
-    params = spec.resolve(num_players=5)
-    flash, liar = AmongUsFlash(spec, params), AmongUsLiar(spec, params)
-    obs = np.zeros((2, spec.observation_layout(params).size), np.float32)
-    obs[:, flash._off[IMPOSTOR_COLOUR] + 3] = 1.0
-    obs[:, liar._off[OWN_COLOUR] + 1] = 1.0
-    mask = np.zeros((2, A.NUM_ACTIONS), bool)
-    mask[0, [A.SHOW + 1, A.SHOW + 3]] = True  # it holds both colours
-    mask[1, [A.SHOW + 0, A.SHOW + 2]] = True  # it holds neither
-    assert flash.act(obs, mask)[0] == A.SHOW + 3 and liar.act(obs, mask)[0] == A.SHOW + 1
-    from agents.amongus_heuristic import AmongUsHeuristic
-
-    heuristic = AmongUsHeuristic(spec, params).act(obs, mask)
-    assert flash.act(obs, mask)[1] == heuristic[1]  # no such card: the heuristic's choice
-    assert AmongUsFlash.teams == ("impostor",) and AmongUsLiar.teams == ("crew",)

@@ -30,6 +30,7 @@ LIMITS = {
     "offered_colour": COLOUR_OR_NONE,
     "sabotage_index": Range(0, lambda p: p["num_players"] - 2, "seats guessed right"),
     "voted": FLAG,
+    "ballot": SEAT_OR_NONE,
     "cleared": FLAG,
     "revealed": FLAG,
     "not_impostor": FLAG,

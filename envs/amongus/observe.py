@@ -2,52 +2,24 @@
 
 Seats are relative to the observer. Nothing here reads another seat's hand, colour or trades
 unless the rules made it known to the observer: a public reveal, the observer's own look during
-a clear, or a trade the observer took part in.
+a clear, or a trade the observer took part in. By default nothing is inferred: the counts of
+``counting`` are added only with ``assist=1``, made from the raw pieces written here.
 """
-
-import numpy as np
 
 from ..core.jit import kernel
 from ..core.seats import absolute, relative
 from .cards import HAND_SIZE
-from .counting import chance_all_right, deals_after, first_seat_odds, holder_odds, unknown_seats
-from .rules import (
-    AFTER_VOTE, END_OF_TURN, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, sabotage_target,
+from .counting import PRIOR, impostor_counts, impostor_odds
+from .pieces import (
+    CLEARED, COLOURS_KNOWN, DECIDING_SEAT, FIRST_PLAYER, GIVEN_TO, HAND, IMPOSTOR_COLOUR,
+    IMPOSTOR_ODDS, IS_IMPOSTOR, KNOWN_COLOUR, NOT_IMPOSTOR, OWN_COLOUR, PHASE, RECEIVED_FROM,
+    REVEALED, ROUND, SABOTAGE_CHANCE, SABOTAGE_TARGET, SABOTAGE_TARGET_COLOUR,
+    SABOTAGE_TARGET_GAVE, SABOTAGE_TARGET_ODDS, SABOTAGE_TARGET_SHOWN, SHOWN_NOW, SHOWN_TOTAL,
+    TRADE_PARTNER, TRADES, TURN_OWNER, UNCLAIMED_COLOURS, VOTED, VOTED_FOR, WINDOW,
+    WINDOW_CARDS,
 )
-from .spec import observation_layout, state_layout
-
-_OBS = observation_layout({"num_players": 4, "max_rounds": 30})
-OWN_COLOUR = _OBS.index("own_colour")
-IMPOSTOR_COLOUR = _OBS.index("impostor_colour")
-IS_IMPOSTOR = _OBS.index("is_impostor")
-HAND = _OBS.index("hand")
-PHASE = _OBS.index("phase")
-DECIDING_SEAT = _OBS.index("deciding_seat")
-TURN_OWNER = _OBS.index("turn_owner")
-FIRST_PLAYER = _OBS.index("first_player")
-ROUND = _OBS.index("round")
-VOTED = _OBS.index("voted")
-CLEARED = _OBS.index("cleared")
-REVEALED = _OBS.index("revealed")
-NOT_IMPOSTOR = _OBS.index("not_impostor")
-KNOWN_COLOUR = _OBS.index("known_colour")
-SHOWN_NOW = _OBS.index("shown_now")
-SHOWN_TOTAL = _OBS.index("shown_total")
-GIVEN_TO = _OBS.index("given_to")
-RECEIVED_FROM = _OBS.index("received_from")
-TRADES = _OBS.index("trades")
-TRADE_PARTNER = _OBS.index("trade_partner")
-WINDOW = _OBS.index("window")
-WINDOW_CARDS = _OBS.index("window_cards")
-SABOTAGE_TARGET = _OBS.index("sabotage_target")
-SABOTAGE_TARGET_COLOUR = _OBS.index("sabotage_target_colour")
-SABOTAGE_TARGET_SHOWN = _OBS.index("sabotage_target_shown")
-SABOTAGE_TARGET_GAVE = _OBS.index("sabotage_target_gave")
-UNCLAIMED_COLOURS = _OBS.index("unclaimed_colours")
-COLOURS_KNOWN = _OBS.index("colours_known")
-SABOTAGE_CHANCE = _OBS.index("sabotage_chance")
-SABOTAGE_TARGET_ODDS = _OBS.index("sabotage_target_odds")
-IMPOSTOR_ODDS = _OBS.index("impostor_odds")
+from .rules import AFTER_VOTE, END_OF_TURN, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, sabotage_target
+from .spec import state_layout
 
 
 @kernel
@@ -82,6 +54,8 @@ def observe(s, seat, out, off, n):
     for r in range(n):
         j = absolute(r, seat, n)
         out[off[VOTED] + r] = voted[j]
+        if s["ballot"][j] >= 0:
+            out[off[VOTED_FOR] + r * n + relative(s["ballot"][j], seat, n)] = 1.0
         out[off[CLEARED] + r] = cleared[j]
         out[off[REVEALED] + r] = revealed[j]
         out[off[NOT_IMPOSTOR] + r] = not_impostor[j]
@@ -110,10 +84,6 @@ def observe(s, seat, out, off, n):
         if s["window"] == AFTER_VOTE:
             out[off[WINDOW_CARDS] + relative(s["vote_target"], seat, n)] = 1.0
     out[off[COLOURS_KNOWN]] = (known - 1) / (n - 1)
-    if seat == s["impostor"]:
-        count_colours(s, seat, out, off, n)
-    elif s["phase"] == END_OF_TURN and s["current_seat"] == seat:
-        count_impostor(s, seat, out, off, n)
     if s["phase"] == SABOTAGE_GUESS:
         # The target's rows of shown_total and received_from, repeated where a flat network
         # can read them: it cannot easily look up one seat's row by the sabotage_target one-hot.
@@ -126,51 +96,20 @@ def observe(s, seat, out, off, n):
             out[off[SABOTAGE_TARGET_SHOWN] + c] = shown_total[target, c] * per_round
             if traded:
                 out[off[SABOTAGE_TARGET_GAVE] + c] = given[target, seat, c] * per_round
+    if s["assist"]:
+        assist(s, seat, out, off, n)
 
 
 @kernel
-def count_colours(s, seat, out, off, n):
-    """The impostor's ``sabotage_chance``, and in a sabotage ``sabotage_target_odds``: the
-    seats between the impostor and the target are face up (guessed right), so the target is
-    the first unknown seat, or known."""
-    seats_and_colours = np.empty(2 * n, np.int64)  # two allocations, not four
-    seats, colours = seats_and_colours[:n], seats_and_colours[n:]
-    scratch = np.empty(n * n + (1 << n))
-    weight = scratch[: n * n].reshape((n, n))
-    ways = scratch[n * n :]
-    m = unknown_seats(s, seat, seats, colours, weight)
-    deals_after(weight, m, ways)
-    if s["phase"] == SABOTAGE_GUESS:
-        target = sabotage_target(s)
-        if m > 0 and seats[0] == target:
-            for q in range(m):
-                out[off[SABOTAGE_TARGET_ODDS] + colours[q]] = first_seat_odds(weight, m, ways, q)
-        else:
-            out[off[SABOTAGE_TARGET_ODDS] + s["colour"][target]] = 1.0
-    out[off[SABOTAGE_CHANCE]] = chance_all_right(weight, m, ways)
-
-
-@kernel
-def count_impostor(s, seat, out, off, n):
-    """A crewmate's ``impostor_odds``, at its end of turn: a look or a vote is where it acts on
-    them, and counting at every decision would cost every crew step a count."""
-    seats_and_colours = np.empty(2 * n, np.int64)
-    seats, colours = seats_and_colours[:n], seats_and_colours[n:]
-    scratch = np.empty(n * n + 2 * (1 << n) + n)
-    weight = scratch[: n * n].reshape((n, n))
-    ways = scratch[n * n : n * n + (1 << n)]
-    before = scratch[n * n + (1 << n) : n * n + 2 * (1 << n)]
-    odds = scratch[n * n + 2 * (1 << n) :]
-    m = unknown_seats(s, seat, seats, colours, weight)
-    q = 0
-    while q < m and colours[q] != s["impostor_colour"]:
-        q += 1
-    if q == m:  # it knows the impostor's card: a vote or a look that found it ended the game
-        return
-    deals_after(weight, m, ways)
-    holder_odds(weight, m, q, ways, before, odds)
-    for i in range(m):
-        out[off[IMPOSTOR_ODDS] + relative(seats[i], seat, n)] = odds[i]
+def assist(s, seat, out, off, n):
+    """The counts of ``assist=1``, made from the raw pieces just written, as a scripted player
+    makes them: the impostor's at every decision of its own, a crewmate's at its end of turn
+    (where it may vote or look; counting at every decision would cost every crew step)."""
+    if seat == s["impostor"]:
+        odds = out[off[SABOTAGE_TARGET_ODDS] : off[SABOTAGE_TARGET_ODDS] + n]
+        out[off[SABOTAGE_CHANCE]] = impostor_counts(out, off, n, PRIOR, odds)
+    elif s["phase"] == END_OF_TURN and s["current_seat"] == seat:
+        impostor_odds(out, off, n, PRIOR, out[off[IMPOSTOR_ODDS] : off[IMPOSTOR_ODDS] + n])
 
 
 _STATE = state_layout({"num_players": 4, "max_rounds": 30})

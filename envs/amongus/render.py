@@ -2,8 +2,13 @@
 
 import numpy as np
 
+from .actions import CLEAR, GIVE, GUESS, KILL, NO_SABOTAGE, NO_TRADE, OFFER, PASS, SABOTAGE, SHOW
+from .actions import VOTE, O
 from .cards import COLOUR_NAMES
-from .rules import AFTER_VOTE, PHASE_NAMES, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW
+from .rules import AFTER_VOTE, PHASE_NAMES, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, sabotage_target
+
+# The rule's own function, run by Python on one record (compiled, it takes a batch's record).
+_sabotage_target = getattr(sabotage_target, "py_func", sabotage_target)
 
 
 def _hand_text(hand: np.ndarray, n: int) -> str:
@@ -56,3 +61,52 @@ def render(s: np.void, seat: int | None = None) -> str:
     elif s["truncated"]:
         lines.append("  over: truncated, a draw")
     return "\n".join(lines)
+
+
+def public_action(s: np.void, seat: int, action: int, viewer: int) -> str:
+    """What ``viewer``, sitting at the table, sees of ``seat`` taking ``action`` on the table
+    ``s`` (as it stood before): shows, ballots, reveals and guesses aloud are public; a traded
+    card only to the two traders once both are down (an offer lies face down even to its
+    partner until the reply), and the seat a clearer will look at to no one but the clearer."""
+    n = int(s["num_players"])
+
+    def name(j) -> str:
+        return f"player_{int(j)}"
+
+    def colour(j) -> str:  # of a card turned face up by this very action
+        return COLOUR_NAMES[int(s["colour"][j])]
+
+    if action < OFFER:
+        return f"shows {COLOUR_NAMES[action - SHOW]}"
+    if action < NO_TRADE:
+        k = action - OFFER
+        card = COLOUR_NAMES[k // O] if viewer == seat else "a card face down"
+        return f"offers {card} to {name((seat + 1 + k % O) % n)}"
+    if action == NO_TRADE:
+        return "does not trade"
+    if action < VOTE:
+        owner, offered = int(s["turn_owner"]), int(s["offered_colour"])
+        if viewer in (seat, owner):
+            return (
+                f"gives {COLOUR_NAMES[action - GIVE]} to {name(owner)} for "
+                f"{COLOUR_NAMES[offered]}"
+            )
+        return f"gives a card face down to {name(owner)} in return"
+    if action < CLEAR:
+        target = (seat + 1 + action - VOTE) % n
+        return (
+            f"votes for {name(target)}: {name(seat)} is {colour(seat)}, {name(target)} is "
+            f"{colour(target)}"
+        )
+    if action < KILL:
+        look = f", to look at {name((seat + 1 + action - CLEAR) % n)}" if viewer == seat else ""
+        return f"clears: hand and character card face up, {colour(seat)}{look}"
+    if action == KILL:
+        return f"kills: {name(seat)} is the impostor, {colour(seat)}"
+    if action == PASS:
+        return "ends the turn"
+    if action == SABOTAGE:
+        return f"sabotages: {name(seat)} is the impostor, {colour(seat)}"
+    if action == NO_SABOTAGE:
+        return "does not sabotage"
+    return f"guesses {name(_sabotage_target(s))} is {COLOUR_NAMES[action - GUESS]}"

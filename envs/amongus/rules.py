@@ -55,6 +55,7 @@ DTYPE = make_dtype(
         ("vote_target", np.int8),  # the seat a wrong vote named, while its window is open
         ("look_target", np.int8),  # the seat a clearer will look at: secret, -1 when none
         ("voted", np.uint8, (P,)),  # has used the one vote of the game
+        ("ballot", np.int8, (P,)),  # the seat each vote named (public), -1 before it votes
         ("cleared", np.uint8, (P,)),  # has cleared: hand on the table, no more trades
         ("revealed", np.uint8, (P,)),  # character card face up
         ("not_impostor", np.uint8, (P,)),  # publicly cleared by someone's look
@@ -78,6 +79,7 @@ def reset(s):
     n = s["num_players"]
     s["hand"][:, :] = 0
     s["voted"][:] = False
+    s["ballot"][:] = -1
     s["cleared"][:] = False
     s["revealed"][:] = False
     s["not_impostor"][:] = False
@@ -209,16 +211,22 @@ def complete_trade(s, colour):
 @kernel
 def vote(s, target):
     """Both character cards are turned face up. Naming the impostor ends the game at once, with
-    no window (the named player "must also reveal"); after a wrong vote a sabotage window opens."""
+    no window (the named player "must also reveal"); after a wrong vote a sabotage window opens
+    if a card was turned face up by it (ruling: a window follows a card turned face up; a
+    cleared voter naming a seat already face up turns none)."""
     voter = s["current_seat"]
+    turned = not s["revealed"][voter] or not s["revealed"][target]
     s["voted"][voter] = True
+    s["ballot"][voter] = target
     s["revealed"][voter] = True
     s["revealed"][target] = True
     if target == s["impostor"]:
         win(s, CREW)
-    else:
+    elif turned:
         s["vote_target"] = target
         open_window(s, AFTER_VOTE)
+    else:
+        end_turn(s)
 
 
 @kernel

@@ -92,7 +92,7 @@ def test_unclaimed_colours_are_those_neither_the_impostors_nor_of_a_known_seat()
 
 def test_sabotage_target_odds_count_that_every_seat_holds_one_colour():
     """Judged alone, seat 2 could be red, green or pink; counted with the others it is green."""
-    t = Table(num_players=4, impostor=1).edit(shown_total=ONE_DEAL_FITS)
+    t = Table(num_players=4, impostor=1, assist=1).edit(shown_total=ONE_DEAL_FITS)
     t.turn(1, rules.END_OF_TURN)
     assert not t.observation(1)["sabotage_target_odds"].any()  # no sabotage yet
     t.act("sabotage")  # seat 2 is guessed first
@@ -108,13 +108,13 @@ def test_sabotage_target_odds_count_that_every_seat_holds_one_colour():
 
 
 def test_sabotage_target_odds_are_one_hot_for_a_seat_already_face_up():
-    t = Table(num_players=4, impostor=1).edit(revealed=[0, 0, 1, 0] + [0] * 6)
+    t = Table(num_players=4, impostor=1, assist=1).edit(revealed=[0, 0, 1, 0] + [0] * 6)
     t.turn(1, rules.END_OF_TURN).act("sabotage")  # seat 2, green, is face up
     assert np.array_equal(t.observation(1)["sabotage_target_odds"], [0, 0, 1, 0])
 
 
 def test_sabotage_chance_is_the_impostors_count_of_every_guess_right():
-    t = Table(num_players=4, impostor=1).edit(shown_total=ONE_DEAL_FITS)
+    t = Table(num_players=4, impostor=1, assist=1).edit(shown_total=ONE_DEAL_FITS)
     t.turn(1, rules.END_OF_TURN)
     seen = t.observation(1)
     assert np.isclose(seen["sabotage_chance"][0], sabotage_chance(seen, 4))
@@ -125,7 +125,7 @@ def test_sabotage_chance_is_the_impostors_count_of_every_guess_right():
 def test_impostor_odds_are_a_crewmates_count_at_its_end_of_turn():
     """Seat 3 showed every colour left but pink, the impostor's: it is the impostor 905 times
     in 1000. Only the crewmate deciding its end of turn counts; a look clears a seat of it."""
-    t = Table(num_players=4, impostor=3).edit(shown_total=SEAT_3_SHOWED_THE_OTHERS)
+    t = Table(num_players=4, impostor=3, assist=1).edit(shown_total=SEAT_3_SHOWED_THE_OTHERS)
     t.turn(0, rules.TRADE)
     assert not t.observation(0)["impostor_odds"].any()  # not yet its end of turn
     t.act("no trade")
@@ -133,7 +133,7 @@ def test_impostor_odds_are_a_crewmates_count_at_its_end_of_turn():
     assert np.allclose(seen["impostor_odds"], impostor_odds(seen, 4))
     assert np.allclose(seen["impostor_odds"], [0, 0.048, 0.047, 0.905], atol=1e-3)
     assert all(not t.observation(seat)["impostor_odds"].any() for seat in (1, 2, 3))
-    t = Table(num_players=4, impostor=3).edit(shown_total=SEATS_1_AND_3_ALIKE)
+    t = Table(num_players=4, impostor=3, assist=1).edit(shown_total=SEATS_1_AND_3_ALIKE)
     t.edit(not_impostor=[0, 1] + [0] * 8).turn(0, rules.END_OF_TURN)  # someone looked at seat 1
     seen = t.observation(0)
     assert np.allclose(seen["impostor_odds"], impostor_odds(seen, 4))

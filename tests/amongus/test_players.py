@@ -10,6 +10,7 @@ import pytest
 import envs
 from agents import make_policy, scripted
 from agents.amongus_chain import AmongUsChain
+from agents.amongus_styles import STYLES
 from envs.amongus import rules
 
 from .board import ONE_DEAL_FITS, SEAT_3_SHOWED_THE_OTHERS, SEATS_1_AND_3_ALIKE, Table, shown
@@ -76,8 +77,8 @@ def test_chain_exploit_sabotages_in_the_window_before_the_seat_that_will_name_it
     t.act("vote +1")  # seat 1 names seat 2: seat 2 names seat 3 on its turn, which comes next
     while int(t.s["current_seat"]) != 3:
         t.act("no sabotage")
-    assert plays(t, "heuristic") == "no sabotage"  # seats 4 and 5 are still a coin toss
-    assert exploit_plays(t) == "sabotage"
+    # Seats 4 and 5 are a coin toss: enough for the heuristic since version 6 (one half).
+    assert exploit_plays(t) == plays(t, "heuristic") == "sabotage"
 
 
 def test_chain_exploit_sabotages_at_its_show_when_the_seat_before_it_opens_the_round():
@@ -109,7 +110,8 @@ def test_heuristic_impostor_guesses_at_once_when_the_crew_can_name_it():
     cornered = dict(revealed=[1, 0, 1, 0, 0] + [0] * 5, voted=[1] + [0] * 9)
     t = Table(num_players=5, impostor=3).edit(not_impostor=[0, 0, 0, 0, 1] + [0] * 5, **cornered)
     assert plays(t.turn(3, rules.END_OF_TURN), "heuristic") == "sabotage"
-    t = Table(num_players=5, impostor=3).edit(**cornered)  # seat 4 still a suspect too
+    # At 6 players with seats 4 and 5 suspects too, three colours are open: it waits.
+    t = Table(num_players=6, impostor=3).edit(**cornered)
     assert plays(t.turn(3, rules.END_OF_TURN), "heuristic") == "end turn"
 
 
@@ -132,15 +134,54 @@ def test_heuristic_impostor_guesses_the_colour_no_other_seat_can_hold():
     assert plays(t, "heuristic") == "guess pink"
 
 
-def test_heuristic_impostor_sabotages_once_its_guesses_would_be_right_nine_times_in_ten():
-    """Showing a colour is strong evidence, not proof: a crewmate with nothing else to show
-    shows its own. Once seat 3 has also shown red and seat 2 pink, every guess is right 95
-    times in 100."""
+def test_heuristic_impostor_sabotages_once_its_guesses_would_be_right_half_the_time():
+    """With nothing shown, three seats could hold three colours any way (1 in 6): it waits.
+    Once every deal but one needs a seat to hold a colour it showed, it sabotages (version 5
+    waited for nine in ten; an outside audit found one half won 30 points more at 6 players)."""
+    t = Table(num_players=4, impostor=1)
+    assert plays(t.turn(1, rules.END_OF_TURN), "heuristic") == "end turn"
     t = Table(num_players=4, impostor=1).edit(shown_total=ONE_DEAL_FITS)
-    assert plays(t.turn(1, rules.END_OF_TURN), "heuristic") == "end turn"  # 83 in 100
-    surer = shown(seat0=["pink", "green"], seat3=["green", "red"], seat2=["pink"])
-    t = Table(num_players=4, impostor=1).edit(shown_total=surer)
     assert plays(t.turn(1, rules.END_OF_TURN), "heuristic") == "sabotage"
+
+
+def test_heuristic_crew_takes_no_word_from_a_show_of_the_impostors_colour():
+    """The impostor may show its own colour (the ``flash`` style): a seat that showed pink,
+    the impostor's, is as suspect as one that showed nothing."""
+    t = Table(num_players=4, impostor=3, assist=0).edit(shown_total=shown(seat3=["pink"]))
+    t.hands({"red": 5}, {"blue": 5}, {"green": 5}, {"pink": 5}).turn(0, rules.END_OF_TURN)
+    assert plays(t, "heuristic") == "clear, look at +1"  # a tie: the first clockwise
+
+
+def style_plays(t: Table, name: str) -> str:
+    policy = STYLES[name](t.vec.spec, t.vec.params)
+    return t.vec.spec.action_names[int(policy.act(t.vec.observation, t.vec.action_mask)[0])]
+
+
+def test_flash_impostor_shows_its_own_colour_and_liar_crew_theirs():
+    t = Table(num_players=4, impostor=1).hands({"red": 2, "blue": 3}, {"blue": 1, "red": 4})
+    t.edit(first_player=1, investigation_index=0, phase=rules.INVESTIGATION, current_seat=1)
+    assert style_plays(t, "flash") == "show blue"  # the impostor's colour
+    assert plays(t, "heuristic") == "show red"
+    t.edit(first_player=0, current_seat=0)
+    assert style_plays(t, "liar") == "show red"  # its own
+    assert style_plays(t, "liar_chain") == "show red"
+    assert plays(t, "heuristic") == "show blue"
+
+
+def test_late_vote_crew_sits_still_until_the_last_round_then_votes_the_chain():
+    t = Table(num_players=5, impostor=3).edit(first_player=1).turn(1)
+    assert style_plays(t, "late_vote") == "no trade"
+    t.act("no trade")
+    assert style_plays(t, "late_vote") == "end turn"
+    t.edit(round=30)
+    assert style_plays(t, "late_vote") == "vote +1"
+
+
+def test_every_style_plays_one_side():
+    assert {name: cls.teams for name, cls in STYLES.items()} == {
+        "passive": ("crew",), "liar": ("crew",), "liar_chain": ("crew",),
+        "late_vote": ("crew",), "flash": ("impostor",), "hider": ("impostor",),
+    }
 
 
 def test_heuristic_crew_looks_at_the_seat_most_likely_to_be_the_impostor():

@@ -13,6 +13,7 @@ from agents.amongus_heuristic import AmongUsHeuristic
 from agents.policy import RandomPolicy
 from envs.amongus import rules
 from envs.amongus.cards import COLOUR_NAMES, HAND_SIZE, TASKS_PER_COLOUR
+from envs.amongus.render import render
 from evaluation.playthrough import playthrough
 
 from . import counted_by_hand
@@ -84,11 +85,12 @@ def test_masks_are_the_legal_actions_and_cards_are_conserved(num_players, policy
 
 @pytest.mark.parametrize("num_players", [4, 6, 10])
 def test_derived_pieces_repeat_what_the_seat_already_sees(num_players):
-    """Version 3's, 4's and 5's pieces add no information: at every decision of heuristic games
-    (which sabotage), each is its definition over the other pieces of the same observation.
-    The impostor's odds, and the crew's of who the impostor is, are counted again by listing
-    every deal (``counted_by_hand``) in the first games of the batch, up to 6 players."""
-    vec = envs.make_vec("amongus", 128, seed=num_players, num_players=num_players)
+    """Version 3's pieces and ``assist=1``'s counts add no information: at every decision of
+    heuristic games (which sabotage), each is its definition over the other pieces of the same
+    observation. The impostor's odds, and the crew's of who the impostor is, are counted again
+    by listing every deal (``counted_by_hand``) in the first games of the batch, up to 6
+    players."""
+    vec = envs.make_vec("amongus", 128, seed=num_players, num_players=num_players, assist=1)
     layout = vec.spec.observation_layout(vec.params)
     player = AmongUsHeuristic(vec.spec, vec.params)
     n, guesses, finished = num_players, 0, 0
@@ -134,6 +136,17 @@ def test_derived_pieces_repeat_what_the_seat_already_sees(num_players):
         _, terminated, truncated = vec.step(player.act(vec.observation, vec.action_mask))
         finished += int((terminated | truncated).sum())
     assert guesses > 50, guesses
+
+
+def test_the_default_observation_carries_no_counts():
+    """Without ``assist`` the counted pieces are empty: the seat gets what it saw, nothing
+    inferred under a prior about how others play."""
+    spec = envs.registry["amongus"]
+    for n in (4, 6, 10):
+        layout = spec.observation_layout(spec.resolve(num_players=n))
+        split = layout.split(np.zeros(layout.size))
+        for name in ("sabotage_chance", "sabotage_target_odds", "impostor_odds"):
+            assert split[name].size == 0
 
 
 def hidden_from(s, seat: int, rng: np.random.Generator):
@@ -219,6 +232,65 @@ def test_no_observation_or_mask_changes_with_what_its_seat_cannot_know(num_playe
             actions[which == k] = player.act(vec.observation, vec.action_mask)[which == k]
         vec.step(actions)
     assert checked > 1000 and in_windows > 10, (checked, in_windows)
+
+
+# Actions whose outcome turns up a hidden fact (a ballot or look that finds the impostor or
+# not, a guess right or wrong, a kill): after one, the two tables may rightly differ in public.
+REVEALING = ("vote", "clear", "guess", "kill")
+
+
+def deciders(a, b, record, other, rng, steps: int = 40):
+    """Play ``record`` and ``other`` on (in the one-game batches ``a`` and ``b``) with the same
+    actions, each drawn from the actions legal at both tables (one that turns up nothing where
+    there is one), until an action turns up a hidden fact; return the deciding seats of each."""
+    names = a.spec.action_names
+    a.set_records(np.array([record], dtype=a.records.dtype))
+    b.set_records(np.array([other], dtype=b.records.dtype))
+    seen_a, seen_b = [], []
+    for _ in range(steps):
+        seen_a.append(int(a.current_seat[0]))
+        seen_b.append(int(b.current_seat[0]))
+        both = np.flatnonzero(a.action_mask[0] & b.action_mask[0])
+        if not len(both):
+            break
+        quiet = [x for x in both if not names[x].startswith(REVEALING)]
+        action = int(rng.choice(quiet if quiet and rng.random() < 0.9 else both))
+        over = [any(flag[0] for flag in v.step(np.array([action]))[1:]) for v in (a, b)]
+        # A game that ends has turned up a hidden fact (a look when a clear's window closes,
+        # say): its end is public, and who decides in the next deal means nothing.
+        if any(over) or names[action].startswith(REVEALING):
+            break
+    return seen_a, seen_b
+
+
+@pytest.mark.parametrize("num_players", range(4, 11))
+def test_who_decides_next_does_not_change_with_what_any_seat_cannot_know(num_players):
+    """The sequence of deciding seats (the AEC ``agent_selection``) is public: re-deal what one
+    seat cannot know (``hidden_from``), play both tables on with the same actions, and the same
+    seats decide in the same order until an action turns up a hidden fact. Then every seat's
+    view of that table (``render(seat)``) is unchanged too."""
+    vec = envs.make_vec("amongus", 24, seed=num_players + 100, num_players=num_players)
+    players = [AmongUsHeuristic(vec.spec, vec.params), AmongUsChain(vec.spec, vec.params),
+               RandomPolicy(7)]
+    which = np.arange(vec.num_envs) % len(players)
+    rng = np.random.default_rng(num_players)
+    tables = [envs.make_vec("amongus", 1, num_players=num_players) for _ in range(2)]
+    compared = 0
+    for step in range(60):
+        for b in range(0, vec.num_envs, 3 if step % 5 else 1):
+            s = vec.records[b]
+            seat = int(rng.integers(num_players))
+            t, changed = hidden_from(s, seat, rng)
+            assert render(t, seat) == render(s, seat), (step, b, seat)
+            if changed:
+                first, second = deciders(*tables, s, t, rng)
+                assert first == second, (step, b, seat)
+                compared += len(first)
+        actions = np.empty(vec.num_envs, np.int64)
+        for k, player in enumerate(players):
+            actions[which == k] = player.act(vec.observation, vec.action_mask)[which == k]
+        vec.step(actions)
+    assert compared > 2000, compared
 
 
 def test_golden_playthrough():

@@ -147,6 +147,30 @@ def test_wrong_vote_opens_a_sabotage_window_for_every_face_down_seat():
     assert (int(t.s["phase"]), int(t.s["current_seat"])) == (rules.TRADE, 1)
 
 
+def test_wrong_vote_that_turns_no_card_face_up_opens_no_window():
+    """A cleared voter (face up) naming a seat already face up turns no card: the ruling's window
+    follows a card turned face up, so the turn simply ends (version 6; before, a window opened)."""
+    up = [1, 0, 1, 0, 0, 0, 0, 0, 0, 0]
+    t = Table(num_players=4, impostor=3).edit(first_player=0, cleared=up, revealed=up)
+    t.turn(0, rules.END_OF_TURN)
+    _, terminated, _ = t.act("vote +2")
+    assert not terminated and t.s["voted"][0] and int(t.s["ballot"][0]) == 2
+    assert t.s["revealed"][:4].tolist() == [1, 0, 1, 0]
+    assert int(t.s["window"]) == rules.NO_WINDOW
+    assert (int(t.s["phase"]), int(t.s["current_seat"])) == (rules.TRADE, 1)  # next turn
+
+
+def test_the_ballot_is_public_and_remembered_for_the_whole_game():
+    t = Table(num_players=4, impostor=1).edit(first_player=0).turn(0, rules.END_OF_TURN)
+    t.act("vote +2")
+    t.let_the_window_pass()
+    for seat in range(4):
+        voted_for = t.observation(seat)["voted_for"].reshape(4, 4)
+        assert voted_for[(0 - seat) % 4, (2 - seat) % 4] == 1 and voted_for.sum() == 1
+    t.edit(round=9, shown_now=[-1] * 10)  # rounds later, still there
+    assert t.observation(3)["voted_for"].reshape(4, 4)[1, 3] == 1
+
+
 def test_who_is_asked_in_a_window_does_not_depend_on_who_the_impostor_is():
     asked = []
     for impostor in (1, 3, 4):

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 import envs
-from envs import amongus_v5, menace_v4
+from envs import amongus_v6, menace_v4
 from envs.core.engine import VecEnv
 from envs.core.limits import check_records
 
 
 @pytest.mark.parametrize("seed", [1.5, "3", True, np.float64(2.0), -1, 2**63, None])
 def test_reset_seed_that_is_not_an_integer_is_refused(seed):
-    env = amongus_v5.env()
+    env = amongus_v6.env()
     if seed is None:
         env.reset(seed=seed)  # None: a fresh random game, as PettingZoo expects
         return
@@ -65,7 +65,7 @@ def test_raw_env_misuse_before_reset_raises(call):
 
 
 def test_raw_env_step_after_the_game_ended_raises():
-    raw = amongus_v5.raw_env()
+    raw = amongus_v6.raw_env()
     raw.reset(seed=0)
     while raw.agents:
         agent = raw.agent_selection
@@ -86,7 +86,7 @@ def test_raw_env_render_of_a_seat_not_at_the_table_is_refused(seat):
 
 
 def test_failed_first_reset_leaves_the_wrapped_env_refusing_calls():
-    env = amongus_v5.env()
+    env = amongus_v6.env()
     with pytest.raises(ValueError, match="seed"):
         env.reset(seed=-1)
     with pytest.raises(AttributeError, match="before reset"):
@@ -96,7 +96,7 @@ def test_failed_first_reset_leaves_the_wrapped_env_refusing_calls():
 
 
 def test_zero_d_integer_array_is_accepted_as_an_action():
-    env = amongus_v5.env()
+    env = amongus_v6.env()
     env.reset(seed=0)
     action = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]
     env.step(np.array(action))  # what SB3's predict returns for one observation
