@@ -11,7 +11,7 @@ from evaluation.cli import main
 
 def test_bench_reports_medians_of_its_repeats_and_the_ratio_within_each():
     result = run_bench("amongus", batch_sizes=(1, 8), seconds=0.01, repeat=3, num_players=4)
-    assert result["params"] == {"num_players": 4, "max_rounds": 30}
+    assert result["params"] == {"num_players": 4, "max_rounds": 30, "assist": 0}
     assert set(result["batched_steps_per_s"]) == {"1", "8"}
     assert len(result["runs"]) == 3 and result["repeat"] == 3
     ratios = sorted(r["ratio"] for r in result["runs"])

@@ -170,6 +170,11 @@ def check(records: np.ndarray, params: dict):
         (records["hand_n"] != records["hand"].sum(-1), "hand_n differs from the cards in hand"),
         (records["played_n"] != records["played"].sum(-1), "played_n differs from played"),
         (records["wound_n"] != records["wound_held"].sum(-1), "wound_n differs from wound_held"),
+        # the wound list holds wound_n cards, then empty slots (-1): a count raised alone would
+        # send the next wound past the list's end
+        ((records["wound_list"] >= 0)
+         != (np.arange(records["wound_list"].shape[-1]) < records["wound_n"][..., None]),
+         "wound_list does not hold exactly wound_n cards"),
         (
             records["wound_deck_n"] + records["wound_held"][:, :, : c.N_WOUNDS].sum((1, 2))
             != c.WOUND_DECK_SIZE,

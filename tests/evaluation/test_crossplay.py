@@ -161,8 +161,9 @@ def test_a_scripted_bot_written_for_one_team_plays_only_that_team(monkeypatch):
 
 
 def test_within_a_lineup_each_policy_is_compared_with_the_first_on_paired_deals():
-    result = cross_play("amongus", {"crew": ["heuristic", "h2@heuristic", "random"],
-                                    "impostor": ["heuristic"]}, 64, seed=2, workers=1)
+    result = cross_play("amongus", {"crew": ["heuristic"],
+                                    "impostor": ["heuristic", "h2@heuristic", "random"]}, 64,
+                        seed=2, workers=1)
     rows = {d["policy"]: d for d in result.paired_differences()}
     assert rows["h2"]["difference"] == 0.0 and rows["h2"]["interval95"] == [0.0, 0.0]
     assert rows["random"]["difference"] < 0 and rows["random"]["interval95"][1] < 0
