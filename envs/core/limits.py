@@ -12,7 +12,10 @@ the fields every record shares (``record.make_dtype``) are declared here, and pa
 equal the VecEnv's. A field with no declared range is an error, so a new field fails loudly
 (and ``tests/reliability`` checks every field of every registered game) until it is declared.
 A game may also define ``check(records, params) -> (index, message) | None`` for relations
-between fields that ranges cannot express.
+between fields that ranges cannot express, in ``limits.py`` and in ``envs/<game>/validate.py``
+(relations over the record as a whole: every pile's count agrees with its cards and leaves room
+for the pushes the rules can still make, so that no in-range but inconsistent record sends a
+push past a pile's end; audit N1).
 """
 
 from __future__ import annotations
@@ -77,23 +80,47 @@ def common_limits(spec: GameSpec) -> dict[str, Range]:
 _GAME_LIMITS: dict[str, tuple[dict, Callable | None]] = {}
 
 
+def _optional_module(name: str):
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            raise
+        return None
+
+
+def _in_turn(checks: list[Callable]) -> Callable | None:
+    """One relation check running each of ``checks`` in turn, or None if there are none."""
+    if len(checks) <= 1:
+        return checks[0] if checks else None
+
+    def check(records: np.ndarray, params: dict):
+        for each in checks:
+            found = each(records, params)
+            if found is not None:
+                return found
+        return None
+
+    return check
+
+
 def game_limits(spec: GameSpec) -> tuple[dict[str, Range], Callable | None]:
-    """``({field: Range}, check or None)`` of a game: the common fields and its own module's."""
+    """``({field: Range}, check or None)`` of a game: the common fields and its own module's;
+    the check runs ``limits.check``, then ``validate.check``, where the game has them."""
     if spec.name not in _GAME_LIMITS:
         from .registry import package_of
 
         name = f"{package_of(spec.name)}.limits"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as e:
-            if e.name != name:
-                raise
+        module = _optional_module(name)
+        if module is None:
             raise ValueError(
                 f"{spec.name}: no module {name} declares the ranges of its record fields, so "
                 f"set_records cannot check records (see envs/core/limits.py)"
-            ) from None
+            )
+        validate = _optional_module(f"{package_of(spec.name)}.validate")
+        checks = [m.check for m in (module, validate) if getattr(m, "check", None) is not None]
         limits = {**common_limits(spec), **module.LIMITS}
-        _GAME_LIMITS[spec.name] = (limits, getattr(module, "check", None))
+        _GAME_LIMITS[spec.name] = (limits, _in_turn(checks))
     return _GAME_LIMITS[spec.name]
 
 

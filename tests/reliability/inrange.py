@@ -3,24 +3,45 @@ the record as a whole contradicting itself (a pile count with nothing in the pil
 process of its own, in whichever build the environment gives (``NUMBA_BOUNDSCHECK`` unset: the
 default build, where a push past a pile's end would overwrite its neighbour silently):
 
-    python -m tests.reliability.inrange GAME TRIALS SEED
+    python -m tests.reliability.inrange GAME RECORDS SEED [--players N] [--dump DUMP.npz]
 
-Each trial edits 1-4 fields (1-3 elements each) of a live snapshot of 64 records to values
-inside their ranges, favouring the ends, and loads every edited record ``set_records`` accepts;
-the batch then plays 150 random legal steps. Under ``NUMBA_BOUNDSCHECK=1`` an access past an
-array's end is an ``IndexError``: a violation; in the default build it would be a silent
-overwrite or the process dying (a crash). Prints ``GAME: T trials, A records accepted, R
-refused, V violations``; exits 1 on a violation.""" 
+Two batches of 64 start from the same live snapshot: one is given edited records, the other
+(the reference) the snapshot as it was. An edit sets 1-4 fields (1-3 elements each) of a record
+to values inside their declared ranges, favouring the ends; three records in four are edited,
+until ``RECORDS`` have been. ``set_records`` takes the edited records its checks accept (a
+refused one keeps its snapshot), and both batches play 150 steps, each slot choosing its legal
+action from the same random number in both. Violations:
+
+- under ``NUMBA_BOUNDSCHECK=1``, an access past an array's end (``IndexError``): a push past a
+  pile's end, which in the default build overwrites the neighbouring field or record;
+- in either build, a slot whose record was not edited holding anything but what the reference
+  holds: something reached across from an edited neighbour; and the process dying (the calling
+  test sees the signal).
+
+Also counted, not a violation: accepted records that later leave their ranges (``check_records``
+after every step). The ranges and relations guard memory, not reachability; a record that
+claims turn 6 of 6 already passed, say, counts one past the end harmlessly. Each way one left is
+printed once. With ``--dump`` the records and actions of a failing step are saved, and
+``NUMBA_DISABLE_JIT=1 python -m tests.reliability.inrange_site DUMP.npz GAME`` names the rule
+line. Prints ``GAME N players: E records edited, A accepted, R refused, S steps, L left their
+ranges (W ways), V violations`` and exits 1 on a violation.
+"""
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 import numpy as np
 
 import envs
-from agents.policy import RandomPolicy
 from envs.core.limits import check_records, game_limits
+
+BATCH = 64
+STEPS = 150
+# Counters no rule reads or indexes with: a record may claim more decisions or games than were
+# made (then steps past its range, which only the soak's own check sees), harmlessly to memory.
+NOT_EDITED = {"decisions", "episode"}
 
 
 def in_range_value(rng, low, high):
@@ -28,71 +49,143 @@ def in_range_value(rng, low, high):
     return rng.choice([low, high, high - 1, low + 1, int(rng.integers(low, high + 1))])
 
 
-# Counts whose relations are not written yet (``envs/GAME/limits.py`` ``check``): edits to them
-# are left out here, and listed as the open part of the audit's N1.
-NOT_YET_HELD = {
-    "maniacal": {"next_order_n"},  # its push is phase-bound: the relation needs the phase
-    "menace": {"pool_n", "pool_seat", "wound_n", "wound_list", "wound_held", "alive"},
-}
+def choose(mask: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """Per slot, its ``draws[b] % legal``-th legal action: a slot's choice depends on its own
+    mask and its own number only, so equal slots of two batches choose alike."""
+    counts = mask.sum(1)
+    k = draws % np.maximum(counts, 1)
+    return (np.cumsum(mask, 1) <= k[:, None]).sum(1)
 
 
-def main(game: str, trials: int, seed: int) -> int:
+def edit(rng, record: np.ndarray, fields, limits, params) -> list[str]:
+    """Set 1-4 fields of one record (``[1]``-shaped, edited in place) inside their ranges."""
+    edits = []
+    for _ in range(rng.integers(1, 5)):
+        field = fields[rng.integers(len(fields))]
+        low, high = limits[field].bounds(params)
+        shape = record[field].shape[1:]
+        flat = record[field].reshape(-1).copy()
+        for _ in range(rng.integers(1, 4)):
+            k = int(rng.integers(flat.size))
+            lo = np.broadcast_to(low, shape).reshape(-1)[k] if np.ndim(low) else low
+            hi = np.broadcast_to(high, shape).reshape(-1)[k] if np.ndim(high) else high
+            flat[k] = in_range_value(rng, lo, hi)
+            where = list(np.unravel_index(k, shape)) if shape else []
+            edits.append(f"{field}{where}={flat[k]}")
+        record[field] = flat.reshape(record[field].shape)
+    return edits
+
+
+def same_records(a: np.ndarray, b: np.ndarray) -> np.ndarray:  # [B] bool
+    """Field by field (an aligned record's padding bytes are not part of it)."""
+    same = np.ones(len(a), bool)
+    for field in a.dtype.names:
+        same &= (a[field] == b[field]).reshape(len(a), -1).all(1)
+    return same
+
+
+def escapes(spec, records: np.ndarray, params: dict):
+    """``(slot, message)`` of each record outside its ranges or relations."""
+    try:
+        check_records(spec, records, params)
+        return
+    except ValueError:
+        pass
+    for b in range(len(records)):
+        try:
+            check_records(spec, records[b:b + 1], params)
+        except ValueError as e:
+            yield b, str(e).split(": ", 2)[-1]
+
+
+def main(game: str, wanted: int, seed: int, players: int | None = None,
+         dump: str | None = None) -> int:
     rng = np.random.default_rng(seed)
-    vec = envs.make_vec(game, 64, seed=seed)
+    table = {} if players is None else {"num_players": players}
+    vec = envs.make_vec(game, BATCH, seed=seed, **table)
+    ref = envs.make_vec(game, BATCH, seed=seed, **table)
     spec, params = vec.spec, vec.params
     limits, _ = game_limits(spec)
-    policy = RandomPolicy(seed)
     for _ in range(40):  # a live snapshot, games under way
-        vec.step(policy.act(vec.observation, vec.action_mask))
-    fields = [f for f in vec.records.dtype.names if f not in params and f in limits
-              and all(x is not None for x in limits[f].bounds(params))
-              and vec.records.dtype[f].kind in "iu" and f not in NOT_YET_HELD.get(game, ())]
+        vec.step(choose(vec.action_mask, rng.integers(0, 2**31, BATCH)))
     snapshot = vec.records.copy()
-    accepted = refused = violations = 0
-    for _ in range(trials):
+    fields = [f for f in snapshot.dtype.names if f not in params and f in limits
+              and all(x is not None for x in limits[f].bounds(params))
+              and snapshot.dtype[f].kind in "iu" and f not in NOT_EDITED]
+    edited = accepted = refused = steps = violations = left = 0
+    ways = {}  # one example of each way an accepted record left its ranges
+    fatal = False
+    while edited < wanted and not fatal:
         records = snapshot.copy()
-        edits = []
-        for _ in range(rng.integers(1, 5)):
-            field = rng.choice(fields)
-            low, high = limits[field].bounds(params)
-            flat = records[field].reshape(len(records), -1)
-            for _ in range(rng.integers(1, 4)):
-                b, k = rng.integers(len(records)), rng.integers(flat.shape[1])
-                lo = np.broadcast_to(low, records[field].shape[1:]).reshape(-1)[k] \
-                    if np.ndim(low) else low
-                hi = np.broadcast_to(high, records[field].shape[1:]).reshape(-1)[k] \
-                    if np.ndim(high) else high
-                flat[b, k] = in_range_value(rng, lo, hi)
-                edits.append(f"{field}[{b}]{list(np.unravel_index(k, records[field].shape[1:]))}"
-                             f"={flat[b, k]}")
-            records[field] = flat.reshape(records[field].shape)
-        keep = snapshot.copy()
-        for b in range(len(records)):
+        changed = np.zeros(BATCH, bool)
+        edits = {}
+        for b in range(BATCH):
+            if rng.random() < 0.25 or edited >= wanted:
+                continue
+            edited += 1
+            candidate = snapshot[b:b + 1].copy()
+            what = edit(rng, candidate, fields, limits, params)
             try:
-                check_records(spec, records[b:b + 1], params)
+                check_records(spec, candidate, params)
             except ValueError:
                 refused += 1
                 continue
-            keep[b] = records[b]
             accepted += 1
-        vec.set_records(keep)
-        for step in range(150):
-            mask = vec.action_mask
-            stuck = ~mask.any(1)
-            if stuck.any():
-                vec.deal(np.flatnonzero(stuck), np.arange(stuck.sum()) + 10**6)
+            records[b] = candidate[0]
+            changed[b] = True
+            edits[b] = what
+        vec.set_records(records)
+        ref.set_records(snapshot)
+        escaped = set()
+        for step in range(STEPS):
+            stuck = ~vec.action_mask.any(1) | ~ref.action_mask.any(1)
+            if stuck.any():  # a board no legal action leads on from: deal that slot afresh
+                slots = np.flatnonzero(stuck)
+                vec.deal(slots, slots + 10**6)
+                ref.deal(slots, slots + 10**6)
+                changed[slots] = False
+                escaped.difference_update(slots.tolist())
+            draws = rng.integers(0, 2**31, BATCH)
+            before, actions = vec.records.copy(), choose(vec.action_mask, draws)
             try:
-                vec.step(policy.act(vec.observation, vec.action_mask))
-            except IndexError as e:  # with NUMBA_BOUNDSCHECK=1: a write past a pile's end
+                vec.step(actions)
+            except IndexError as e:  # NUMBA_BOUNDSCHECK=1: an access past an array's end
                 violations += 1
+                fatal = True
                 print(f"violation at step {step}: {e}; edits {edits}", file=sys.stderr)
+                if dump:
+                    np.savez(dump, records=before, actions=actions, changed=changed)
+                    print(f"records and actions of that step saved to {dump}", file=sys.stderr)
                 break
-        if violations:
-            break
-    print(f"{game}: {trials} trials, {accepted} records accepted, {refused} refused, "
-          f"{violations} violations")
+            ref.step(choose(ref.action_mask, draws))
+            steps += 1
+            for b, message in escapes(spec, vec.records, params):
+                if b not in escaped:  # counted once; the slot plays on, out of its ranges
+                    escaped.add(b)
+                    left += 1
+                    ways.setdefault(message.split(" is ")[0].split(" differ")[0],
+                                    f"{message}; edits {edits.get(b)}")
+            moved = ~changed & ~same_records(vec.records, ref.records)
+            if moved.any():
+                violations += 1
+                fatal = True
+                print(f"violation at step {step}: unedited slot {np.flatnonzero(moved)} "
+                      f"differs from the reference (edits {edits})", file=sys.stderr)
+                break
+    for example in ways.values():
+        print(f"left its ranges: {example}", file=sys.stderr)
+    print(f"{game} {params['num_players']} players: {edited} records edited, {accepted} "
+          f"accepted, {refused} refused, {steps} steps, {left} left their ranges "
+          f"({len(ways)} ways), {violations} violations")
     return 1 if violations else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game")
+    parser.add_argument("records", type=int, help="how many records to edit")
+    parser.add_argument("seed", type=int)
+    parser.add_argument("--players", type=int, help="table size (default: the game's)")
+    parser.add_argument("--dump", help="save the records and actions of a failing step here")
+    args = parser.parse_args()
+    sys.exit(main(args.game, args.records, args.seed, args.players, args.dump))
