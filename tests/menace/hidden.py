@@ -31,7 +31,7 @@ def hidden_from(s, seat: int, rng: np.random.Generator):
         if s["hand_n"][j] > 0:
             t["hand"][j] = random_cards(rng, int(s["hand_n"][j]))
             changed = True
-        if s["played_n"][j] > 0:
+        if s["played_n"][j] > 0 and s["stage"] not in (rules.ACTION, rules.RESOLUTION):
             t["played"][j] = random_cards(rng, int(s["played_n"][j]))
             changed = True
         t["seen_hand"][j] = rng.integers(-1, 3, size=t["seen_hand"][j].shape)
@@ -52,11 +52,24 @@ def hidden_from(s, seat: int, rng: np.random.Generator):
         t["agenda"][unknown] = s["agenda"][np.array(unknown)[order]]
         changed = changed or bool((t["agenda"] != s["agenda"]).any())
     # Face-down cards not yet revealed: which is which, and whose (a Veto shows the one up).
+    # In the Action stage every card in the pool is face down; another seat's becomes any
+    # type, and what that seat played this round follows the pool (validate.py holds the two
+    # together).
     first = int(s["reveal_pos"]) + (1 if s["decision"] == rules.VETO_CHOICE else 0)
+    if s["stage"] == rules.ACTION:
+        first = 0
+    if s["stage"] in (rules.ACTION, rules.RESOLUTION):
+        for k in range(first, int(s["pool_n"])):
+            if s["pool_seat"][k] >= 0 and s["pool_seat"][k] != seat:
+                t["pool"][k] = rng.integers(0, T)
+                changed = True
+        for j in others:
+            held = t["pool_seat"][: s["pool_n"]] == j
+            t["played"][j] = np.bincount(t["pool"][: s["pool_n"]][held], minlength=T)
     if s["stage"] == rules.RESOLUTION and int(s["pool_n"]) - first >= 2:
         order = first + rng.permutation(int(s["pool_n"]) - first)
-        t["pool"][first : s["pool_n"]] = s["pool"][order]
-        t["pool_seat"][first : s["pool_n"]] = s["pool_seat"][order]
+        t["pool"][first : s["pool_n"]] = t["pool"][order]
+        t["pool_seat"][first : s["pool_n"]] = t["pool_seat"][order]
         changed = True
     if s["vote_called"] and not s["ballots_public"]:
         for j in others:
