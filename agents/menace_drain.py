@@ -10,6 +10,10 @@ players; the harness keeps scoring the Crew against it (``agents.make_policy("dr
 Two plainer scripts a reference Crew must also hold against, played once and reported with
 the balance table: the saboteur (`MenaceSaboteur`: Bad cards at once, the heuristic's
 character) and the wounder (`MenaceWounder`: Backstab and Brawl at once, which are not Bad).
+The careful drain (`MenaceCarefulDrain`) is the drain that also never plays a card that can
+wound its own player (Reactor Leak, Backstab, Brawl) while anything else is legal: the audit's
+strongest Menace script (74.5% against the heuristic Crew at 7 players), and half of it alone
+("careful" on top of the heuristic) exposes the heuristic Menace's self-wounding.
 On a Crew seat (the Coward back on the Crew's side) each plays as the heuristic Crew.
 """
 
@@ -34,10 +38,12 @@ from .menace_heuristic import (
 )
 from .policy import ScriptedPolicy
 
-DRAIN, SABOTEUR, WOUNDER = 0, 1, 2  # the scripts' styles
+DRAIN, SABOTEUR, WOUNDER, CAREFUL = 0, 1, 2, 3  # the scripts' styles
 
 # Bad cards played at once: Reactor Leak wounds its own player, so it waits for the heuristic.
 AT_ONCE = np.array([c.AIRLOCK_BREACH, c.PANIC, c.EXPLOSION], np.int64)
+# Cards that can wound their own player: the careful drain keeps them in hand.
+SELF_WOUNDING = np.array([c.REACTOR_LEAK, c.BACKSTAB, c.BRAWL], np.int64)
 # The Oxygen an ability costs, as the drain values it: what leaves the track with no card.
 CHARACTER_DRAIN = np.array(
     [ABILITY_OXYGEN[CHARACTER_ABILITIES[ch, 0]] + ABILITY_OXYGEN[CHARACTER_ABILITIES[ch, 1]]
@@ -82,8 +88,10 @@ def drain_decide(obs, mask, off, n, style):
         choice = dearest_character(obs, off) if style == DRAIN else pick_character(obs, off, True)
         if choice >= 0 and mask[choice]:
             return choice
+    if menace and style == CAREFUL:
+        mask = without_self_wounding(mask)
     if menace and (decision == R.TURN or decision == R.DELEGATED or decision == R.RUSH_PLAY):
-        if style == DRAIN:
+        if style == DRAIN or style == CAREFUL:
             choice, _ = oxygen_ability(obs, off, mask)
             if choice >= 0:
                 return choice
@@ -95,6 +103,15 @@ def drain_decide(obs, mask, off, n, style):
             if mask[A.PLAY + AT_ONCE[i]]:
                 return A.PLAY + AT_ONCE[i]
     return decide(obs, mask, off, n)
+
+
+@kernel
+def without_self_wounding(mask):
+    """The mask with every self-wounding play taken out, unless nothing else would be legal."""
+    kept = mask.copy()
+    for i in range(SELF_WOUNDING.shape[0]):
+        kept[A.PLAY + SELF_WOUNDING[i]] = False
+    return kept if kept.any() else mask
 
 
 @njit
@@ -125,6 +142,12 @@ class MenaceDrain(ScriptedPolicy):
     strategy_for = ("menace",)
 
 
+@njit
+def _careful_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = drain_decide(obs[b], mask[b], off, n, CAREFUL)
+
+
 class MenaceSaboteur(MenaceDrain):
     """Bad cards at once, the heuristic's character, no drain: a plainer exploit to check."""
 
@@ -138,3 +161,10 @@ class MenaceWounder(MenaceDrain):
 
     name = "wounder"
     decide_batch = _wounder_batch
+
+
+class MenaceCarefulDrain(MenaceDrain):
+    """The drain that never plays Reactor Leak, Backstab or Brawl while anything else is legal."""
+
+    name = "careful"
+    decide_batch = _careful_batch
