@@ -7,6 +7,7 @@ from pathlib import Path
 
 from envs.core.spec import GameSpec
 
+from . import zoo
 from .outside import is_outside, outside_policy
 from .policy import Policy, RandomPolicy
 
@@ -33,8 +34,10 @@ def scripted(path: str, spec: GameSpec, params: dict) -> Policy:
 
 def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Policy:
     """A policy by name: ``random``, a scripted player of the game (``heuristic``; Among Us
-    also ``chain``, the Menace also ``drain``), the path of a trained checkpoint, or an outside
-    policy ``py:module:attr`` (``agents.outside``)."""
+    also ``chain``, the Menace also ``drain``), the path of a trained checkpoint, a shipped one
+    ``zoo:NAME`` (``agents.zoo``), or an outside policy ``py:module:attr`` (``agents.outside``)."""
+    if zoo.is_zoo(name):
+        name = str(zoo.path(name))
     if Path(name).suffix == ".pt":
         from .neural import load_policy
 
@@ -49,7 +52,8 @@ def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Polic
     games = sorted(g for g, n in SCRIPTED if n == name)
     if games:
         raise ValueError(f"policy {name!r} plays {games}, not {spec.name!r}; it has {names}")
-    raise ValueError(f"unknown policy {name!r}; {spec.name} has {names}, a .pt checkpoint or "
+    raise ValueError(f"unknown policy {name!r}; {spec.name} has {names}, zoo:NAME "
+                     f"({', '.join(zoo.names(spec.name)) or 'none shipped'}), a .pt checkpoint or "
                      f"py:MODULE:ATTR")
 
 

@@ -6,15 +6,21 @@ population and reports the mean and the worst member. A population is versioned:
 its members for good, so scores under ``v1`` stay comparable; new styles go into a new version.
 
 ``POPULATIONS[name][game][team]`` lists the members that play ``team`` (entrant texts, as every
-command takes them: a name, ``LABEL@py:module:attr``); a policy playing another team of the game
-meets them. ``v1`` holds random, the heuristic, every scripted exploit the project ships and
-the audits' styles written so far (``agents/menace_styles.py``: the large-reserve crew;
-``agents/amongus_styles.py``: every style of its ``STYLES``); the audits' other styles (the
-careful drain and the vote-reading crew, MANIACAL's sell-and-hire and hardest-contract seats)
-and the zoo's trained policies will make ``v2``.
+command takes them: a name, ``LABEL@py:module:attr``, ``zoo:NAME``); a policy playing another
+team of the game meets them. A zoo member is a checkpoint trained at one table size and joins
+the population at that size only.
+
+- ``v1``: random, the heuristic, every scripted exploit the project shipped by then and the
+  audits' styles written by then (``agents/menace_styles.py``: the large-reserve crew;
+  ``agents/amongus_styles.py``: every style of its ``STYLES``).
+- ``v2`` (the default, ``DEFAULT``): ``v1`` plus the audits' remaining styles (the Menace's
+  careful drain and vote-reading crew, MANIACAL's sell-and-hire and hardest-contract seats)
+  and the zoo's trained policies (``agents.zoo``).
 """
 
 from __future__ import annotations
+
+from . import zoo
 
 # The table sizes each game's results are reported at (the yardstick's reference sizes).
 REFERENCE_SIZES = {"menace": (5, 7), "amongus": (6,), "maniacal": (4,)}
@@ -41,11 +47,30 @@ _V1 = {
     },
 }
 
-POPULATIONS = {"v1": _V1}
+_ZOO_MENACE = {"crew": ["zoo:menace5-crew-s1"], "menace": ["zoo:menace5-menace-s1"]}
+_V2 = {
+    "menace": {
+        "crew": _V1["menace"]["crew"] + ["tell@py:agents.menace_styles:MenaceTell"]
+        + _ZOO_MENACE["crew"],
+        "menace": _V1["menace"]["menace"] + ["careful@py:agents.menace_drain:MenaceCarefulDrain"]
+        + _ZOO_MENACE["menace"],
+    },
+    "amongus": {team: list(members) for team, members in _V1["amongus"].items()},
+    "maniacal": {
+        "player": _V1["maniacal"]["player"]
+        + ["sellhire@py:agents.maniacal_styles:ManiacalSellHire",
+           "biggest@py:agents.maniacal_styles:ManiacalBiggest"],
+    },
+}
+
+POPULATIONS = {"v1": _V1, "v2": _V2}
+DEFAULT = "v2"  # what commands use when no population is named
 
 
-def population(game: str, team: str, name: str = "v1") -> list[str]:
-    """The members of population ``name`` that play ``team`` in ``game``."""
+def population(game: str, team: str, name: str = DEFAULT, players: int | None = None
+               ) -> list[str]:
+    """The members of population ``name`` that play ``team`` in ``game`` (at a table of
+    ``players``: a zoo member only at the size it was trained for)."""
     if name not in POPULATIONS:
         raise ValueError(f"unknown population {name!r}; populations are {sorted(POPULATIONS)}")
     by_team = POPULATIONS[name].get(game)
@@ -54,4 +79,9 @@ def population(game: str, team: str, name: str = "v1") -> list[str]:
     if team not in by_team:
         raise ValueError(f"population {name} has no {game} members playing {team!r}; it has "
                          f"{sorted(by_team)}")
-    return list(by_team[team])
+    return [m for m in by_team[team] if players is None or _plays_at(m, players)]
+
+
+def _plays_at(member: str, players: int) -> bool:
+    source = member.partition("@")[2] or member
+    return not zoo.is_zoo(source) or zoo.entry(source[len(zoo.PREFIX):])["players"] == players

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import envs
+from agents.populations import DEFAULT as POPULATION
+from agents.populations import POPULATIONS
 
 
 def game_param(text: str) -> tuple[str, int]:
@@ -348,7 +350,8 @@ def register(subparsers) -> None:
     p.add_argument("--steps", type=_positive, required=True, help="exploiter training decisions")
     p.add_argument("--warm-start", default=None, metavar="NAME",
                    help="opt in: imitate this scripted player before PPO (default: none)")
-    p.add_argument("--population", default="v1", help="the reference population (default v1)")
+    p.add_argument("--population", default=POPULATION, choices=sorted(POPULATIONS),
+                   help=f"the reference population (default {POPULATION})")
     p.add_argument("--players", type=int, default=None, help="seats at the table (a "
                    "checkpoint brings its own)")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
@@ -382,8 +385,6 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the rows as one JSON list")
     p.set_defaults(run=cmd_results)
 
-    from agents.populations import POPULATIONS
-
     from .benchmark import SCORING_SEED
 
     p = subparsers.add_parser(
@@ -399,7 +400,8 @@ def register(subparsers) -> None:
     p.add_argument("--team", required=True, help="the team POLICY plays (MANIACAL: player)")
     p.add_argument("--policy", required=True, help="a name, a .pt checkpoint, LABEL@SOURCE or "
                    "py:MODULE:ATTR")
-    p.add_argument("--population", default="v1", choices=sorted(POPULATIONS))
+    p.add_argument("--population", default=POPULATION, choices=sorted(POPULATIONS),
+                   help=f"the reference population (default {POPULATION})")
     p.add_argument("--players", type=int, default=None, help="seats at the table")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--games", type=games_count, default=2000, help="paired deals per member")

@@ -2,8 +2,10 @@
 
 An entrant is written ``SOURCE`` or ``LABEL@SOURCE``. ``SOURCE`` is any name that
 ``agents.make_policy`` knows (``random``, ``heuristic``, the scripted bots), the path of a
-trained checkpoint (``.pt``), or an outside policy ``py:module:attr`` (``agents.outside``); ``LABEL`` names it in tables and in the results database, so two
-checkpoints called ``crew.pt`` from different runs can stand side by side (``a@runA/crew.pt``).
+trained checkpoint (``.pt``), a shipped one ``zoo:NAME`` (``agents.zoo``), or an outside
+policy ``py:module:attr`` (``agents.outside``); ``LABEL`` names it in tables and in the results
+database, so two checkpoints called ``crew.pt`` from different runs can stand side by side
+(``a@runA/crew.pt``).
 
 Everything that can be refused is refused here, in the calling process, before a game is
 played or a file written: an unknown name, an unreadable checkpoint, one trained for another
@@ -19,7 +21,7 @@ import inspect
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents import make_policy
+from agents import make_policy, zoo
 from agents.outside import is_outside, source_digest
 from agents.checkpoint import CheckpointError, check_compatible, load_checkpoint
 from agents.policy import Policy
@@ -102,6 +104,8 @@ def resolve(text: str, spec: GameSpec, params: dict) -> Entrant:
         raise ValueError(f"{text!r}: a policy label must be printable (no control characters)")
     params = spec.resolve(**params)
     game_roles = roles(spec)
+    if zoo.is_zoo(source):  # a shipped checkpoint: played from its file, checked by its digest
+        source = str(zoo.path(source))
     if is_checkpoint(source):
         metadata = load_checkpoint(source)["metadata"]
         check_compatible(metadata, spec.name, params, source)

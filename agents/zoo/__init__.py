@@ -1,0 +1,150 @@
+"""The zoo: trained policies shipped with hiddendeck, loadable wherever a policy is named as
+``zoo:NAME`` (``hiddendeck eval``, ``benchmark``, ``tournament``, ``exploit --against``, the
+populations of ``agents.populations``).
+
+Each is one published seed of a recipe's sweep (``docs/results/``), kept small (the weights
+alone, no optimiser state) beside ``index.json``, which records for every policy its file, the
+file's SHA-256, the game, table size and team, the recipe (``NAME@sha256:`` of its file), the
+training seed and steps, what it trained against, and its scores from the sweep. A file whose
+digest differs from the index is refused: a zoo policy is a fixed yardstick, never a moving one.
+
+``python -m agents.zoo add CHECKPOINT --name NAME --score SCORE_JSON`` puts a trained
+checkpoint into the zoo (the sweep's ``seed-K/score.json`` gives the scores);
+``python -m agents.zoo`` lists what is there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+INDEX = HERE / "index.json"
+PREFIX = "zoo:"
+
+
+def is_zoo(source: str) -> bool:
+    return isinstance(source, str) and source.startswith(PREFIX)
+
+
+def _index() -> dict:
+    if not INDEX.is_file():
+        return {}
+    return json.loads(INDEX.read_text())
+
+
+def names(game: str | None = None, team: str | None = None) -> list[str]:
+    """The zoo's policies (of ``game``, playing ``team``), as ``zoo:NAME`` texts take them."""
+    return sorted(name for name, entry in _index().items()
+                  if (game is None or entry["game"] == game)
+                  and (team is None or entry["team"] == team))
+
+
+def entry(name: str) -> dict:
+    """What the index records of one policy."""
+    index = _index()
+    if name not in index:
+        raise ValueError(f"no zoo policy {name!r}; the zoo has {sorted(index)}")
+    return dict(index[name])
+
+
+def digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return "sha256:" + h.hexdigest()
+
+
+def path(source: str) -> Path:
+    """The checkpoint file ``zoo:NAME`` names, checked against the index's digest."""
+    name = source[len(PREFIX):] if is_zoo(source) else source
+    record = entry(name)
+    file = HERE / record["file"]
+    if not file.is_file():
+        raise ValueError(f"zoo:{name}: its file {record['file']} is missing from {HERE}")
+    found = digest(file)
+    if found != record["sha256"]:
+        raise ValueError(f"zoo:{name}: {file} does not match the zoo's index ({found} != "
+                         f"{record['sha256']}); reinstall hiddendeck or restore the file")
+    return file
+
+
+def add(checkpoint: str | Path, name: str, score: str | Path | None = None,
+        trained_against: str = "") -> dict:
+    """Copy ``checkpoint``'s weights and metadata (not its optimiser state) into the zoo as
+    ``NAME.pt`` and record it in the index, with the scores of its team from the sweep's
+    ``score.json`` when given. The file and the index are written whole or not at all."""
+    from agents.checkpoint import _umask, atomic_save, load_checkpoint
+
+    if not name or not all(ch.isalnum() or ch in "-_." for ch in name):
+        raise ValueError(f"zoo name {name!r}: letters, digits, '-', '_' and '.' only")
+    checkpoint = load_checkpoint(checkpoint)
+    metadata = checkpoint["metadata"]
+    args = dict(metadata.get("args") or {})
+    if isinstance(args.get("out"), str) and Path(args["out"]).is_absolute():
+        try:  # the run directory as the project names it, not this machine's path to it
+            args["out"] = str(Path(args["out"]).relative_to(Path.cwd()))
+        except ValueError:
+            args["out"] = Path(args["out"]).name
+        metadata = {**metadata, "args": args}
+    record = {
+        "file": f"{name}.pt",
+        "game": metadata["game"],
+        "version": metadata["version"],
+        "players": metadata["params"]["num_players"],
+        "team": metadata["team"],
+        "recipe": metadata.get("args", {}).get("recipe") or "",
+        "seed": metadata["seed"],
+        "steps": metadata["steps"],
+        "trained_against": trained_against,
+    }
+    if score is not None:
+        scored = json.loads(Path(score).read_text())
+        team = scored["teams"][metadata["team"]]
+        record["score"] = {key: team[key] for key in
+                           ("mean", "worst", "reference_mean", "gain", "gain_interval",
+                            "excluded")}
+        record["score"]["population"] = team["benchmarks"][0]["population"]
+        record["score"]["seen_in_training"] = scored["seen_in_training"]
+    target = HERE / record["file"]
+    atomic_save({"format": checkpoint["format"], "metadata": metadata,
+                 "model": checkpoint["model"]}, target)
+    record["sha256"] = digest(target)
+    index = _index()
+    index[name] = record
+    fd, tmp = tempfile.mkstemp(prefix=".index.", suffix=".tmp", dir=HERE)
+    os.fchmod(fd, 0o666 & ~_umask())
+    with os.fdopen(fd, "w") as f:
+        json.dump(index, f, indent=2, sort_keys=True)
+        f.write("\n")
+    os.replace(tmp, INDEX)
+    return record
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m agents.zoo",
+                                     description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command")
+    put = sub.add_parser("add", help="put a trained checkpoint into the zoo")
+    put.add_argument("checkpoint")
+    put.add_argument("--name", required=True)
+    put.add_argument("--score", help="the sweep's seed-K/score.json")
+    put.add_argument("--trained-against", default="", help="what it trained against, in words")
+    args = parser.parse_args(argv)
+    if args.command == "add":
+        record = add(args.checkpoint, args.name, args.score, args.trained_against)
+        print(f"zoo:{args.name}: {record['file']} {record['sha256']}")
+        return
+    for name in names():
+        record = entry(name)
+        gain = record.get("score", {}).get("gain")
+        shown = f", gain over the heuristic {gain:+.3f}" if gain is not None else ""
+        print(f"zoo:{name}: {record['game']} {record['players']}p {record['team']}, "
+              f"recipe {record['recipe'] or '-'} seed {record['seed']}, {record['steps']:,} steps"
+              f"{shown}")
+

@@ -1,0 +1,78 @@
+"""The zoo: shipped policies by ``zoo:NAME``, fixed by their SHA-256, at their table size."""
+
+import json
+import shutil
+
+import pytest
+import torch
+
+import envs
+from agents import make_policy, zoo
+from agents.checkpoint import CheckpointError
+from agents.populations import population
+from evaluation.entrants import resolve
+
+
+def test_every_zoo_policy_matches_its_index_and_plays_its_team():
+    assert zoo.names(), "the zoo ships policies"
+    spec = envs.registry["menace"]
+    for name in zoo.names():
+        entry = zoo.entry(name)
+        assert entry["sha256"] == zoo.digest(zoo.path(f"zoo:{name}"))
+        assert {"recipe", "seed", "steps", "trained_against", "score"} <= set(entry)
+        spec = envs.registry[entry["game"]]
+        entrant = resolve(f"zoo:{name}", spec, {"num_players": entry["players"]})
+        assert entrant.roles == (entry["team"],) and entrant.identity == entry["sha256"]
+        policy = make_policy(f"zoo:{name}", spec, {"num_players": entry["players"]})
+        vec = envs.make_vec(entry["game"], 4, seed=1, num_players=entry["players"])
+        chosen = policy.act(vec.observe(vec.current_seat), vec.action_mask)
+        assert vec.action_mask[range(4), chosen].all()
+
+
+def test_a_zoo_policy_is_refused_at_another_table_size_and_left_out_of_its_population():
+    name = zoo.names("menace", "crew")[0]
+    with pytest.raises(CheckpointError, match="num_players"):
+        resolve(f"zoo:{name}", envs.registry["menace"], {"num_players": 7})
+    assert f"zoo:{name}" in population("menace", "crew", "v2", players=5)
+    assert f"zoo:{name}" not in population("menace", "crew", "v2", players=7)
+
+
+def test_an_unknown_zoo_name_lists_the_zoo():
+    with pytest.raises(ValueError, match="no zoo policy 'nothing'; the zoo has"):
+        make_policy("zoo:nothing", envs.registry["menace"], {"num_players": 5})
+
+
+def _zoo_copy(tmp_path, monkeypatch):
+    for file in zoo.HERE.iterdir():
+        if file.suffix in (".pt", ".json"):
+            shutil.copy(file, tmp_path / file.name)
+    monkeypatch.setattr(zoo, "HERE", tmp_path)
+    monkeypatch.setattr(zoo, "INDEX", tmp_path / "index.json")
+
+
+def test_a_changed_zoo_file_is_refused(tmp_path, monkeypatch):
+    _zoo_copy(tmp_path, monkeypatch)
+    name = zoo.names()[0]
+    file = tmp_path / zoo.entry(name)["file"]
+    data = bytearray(file.read_bytes())
+    data[-100] ^= 1
+    file.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="does not match the zoo's index"):
+        zoo.path(f"zoo:{name}")
+
+
+def test_add_keeps_the_weights_and_metadata_without_the_optimiser(tmp_path, monkeypatch):
+    _zoo_copy(tmp_path, monkeypatch)
+    source = zoo.path(f"zoo:{zoo.names()[0]}")
+    checkpoint = torch.load(source, weights_only=True)
+    checkpoint["optimizer"] = {"state": {0: torch.zeros(1000)}}
+    full = tmp_path / "run" / "crew.pt"
+    full.parent.mkdir()
+    torch.save(checkpoint, full)
+    record = zoo.add(full, "copy", trained_against="a test")
+    stored = torch.load(tmp_path / "copy.pt", weights_only=True)
+    assert "optimizer" not in stored and stored["metadata"]["team"] == record["team"]
+    assert json.loads((tmp_path / "index.json").read_text())["copy"]["sha256"] == \
+        zoo.digest(tmp_path / "copy.pt")
+    with pytest.raises(ValueError, match="letters, digits"):
+        zoo.add(full, "../escape")
