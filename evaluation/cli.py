@@ -110,10 +110,10 @@ def cmd_bench(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from .demo import STEPS, run_demo
+    from .demo import GAMES, STEPS, run_demo
 
-    run_demo(steps=args.steps or STEPS, seconds=args.seconds, games=args.games, out=args.out,
-             seed=args.seed)
+    run_demo(steps=args.steps or STEPS, seconds=args.seconds, games=args.games or GAMES,
+             out=args.out, seed=args.seed)
     return 0
 
 
@@ -179,17 +179,19 @@ def main(argv: list[str] | None = None) -> int:
     bench.set_defaults(run=cmd_bench)
 
     demo = sub.add_parser(
-        "demo", help="the main job: train crew and menace, then trained vs trained vs heuristics",
-        description="Train crew and menace by self-play on The Menace Among Us, then play the\n"
-        "trained sides against each other and against the heuristics.",
+        "demo", help="the main job: train crew and menace, then score them, the zoo's and the "
+        "heuristic against the reference population",
+        description="Train crew and menace by self-play on The Menace Among Us, then score the\n"
+        "fresh policies, the zoo's trained ones and the heuristic against every member of the\n"
+        "reference population on the same deals.",
     )
     demo.add_argument("--steps", type=positive_int, default=None,
                       help="PPO agent-steps after the warm start (default: the demo's own)")
     demo.add_argument("--seconds", type=positive_float, default=None,
                       help="also stop training after this wall time, start-up included (then "
                       "the result depends on the machine's load)")
-    demo.add_argument("--games", type=positive_int, default=2_000,
-                      help="evaluation games per pairing")
+    demo.add_argument("--games", type=positive_int, default=None,
+                      help="paired deals per population member (default: the demo's own)")
     demo.add_argument("--out", default="runs/demo", help="run directory for checkpoints and logs")
     demo.add_argument("--seed", type=seed, default=0, help="seed of training and evaluation")
     demo.set_defaults(run=cmd_demo)

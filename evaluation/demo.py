@@ -1,10 +1,15 @@
 """The main job on defaults: train crew and menace of The Menace Among Us by self-play with the
 default recipe (``training.ppo.Args``), then score them on deals never used in training.
 
-Four pairings, crew first: trained vs trained, trained crew vs the heuristic menace, the
-heuristic crew vs the trained menace, and heuristic vs heuristic, the line each trained side
-must reach. Neither side trained against the heuristic: it was imitated as a warm start, then
-each side played the other's learner and a league of its snapshots.
+After training (its held-out curves in ``OUT/curves.png``), each team is scored against the
+reference population's members on the other side (``agents.populations``, the default
+population at 5 players: random, the heuristic, the audits' scripts and the zoo's trained
+policy), beside the zoo's policy for that team (``agents.zoo``: a published seed of the
+``menace5`` recipe, 23M decisions) and the heuristic, on the same deals, with the mean over
+members and each trained policy's paired difference from the heuristic. One row plays the
+fresh crew against the fresh menace. Neither fresh side trained against any member: the
+heuristic was imitated as a warm start (so its rows are marked seen), then each side played
+the other's learner and a league of its snapshots.
 
 The budget is counted in decisions, not seconds, and torch runs on one thread: the same command
 trains the same networks on an idle machine or a loaded one (a loaded one only takes longer).
@@ -21,15 +26,21 @@ from pathlib import Path
 import numpy as np
 
 import envs
-from agents import make_policy
+from agents import zoo
 from agents.neural import load_policy
+from agents.populations import DEFAULT as POPULATION
 
+from .benchmark import benchmark
 from .match import play_match
+from .stats import format_difference
 
 GAME = "menace"
 NUM_PLAYERS = 5
 STEPS = 1_000_000
 """PPO agent-steps after the warm start (every seat's decisions)"""
+GAMES = 400
+"""paired deals per population member: each policy's mean over members rests on several
+thousand games"""
 RECIPE = {
     "hidden": (256, 256),  # a 64-64 clone of the v3 heuristic crew wins 25% (sampled) where the
                            # heuristic crew wins 42%; 256-256 on the same data, 38%
@@ -44,39 +55,38 @@ def demo_seed(seed: int) -> int:
     return int(np.random.SeedSequence([seed, 0xDE30]).generate_state(1)[0] >> 1)
 
 
-def format_table(rows: list[tuple[str, str, dict]], teams: tuple[str, str]) -> str:
-    first, second = teams
-    head = (f"{first:<10} {second:<10} {'games':>6} {first + ' wins':>10} {'95% interval':>16} "
-            f"{second + ' wins':>12} {'95% interval':>16}")
-    lines = [head, "-" * len(head)]
-    for a, b, r in rows:
-        cells = []
-        for team in teams:
-            lo, hi = r["interval95"][team]
-            cells.append(f"{r['win_rate'][team]:>9.1%}  [{lo:5.1%}, {hi:5.1%}]")
-        lines.append(f"{a:<10} {b:<10} {r['games']:>6} {cells[0]:>27} {cells[1]:>29}")
+def format_population(team: str, reports: list[dict]) -> str:
+    """One team's table: a row per population member, a column per policy (the heuristic last,
+    from the first report's reference), the mean over members and each policy's paired
+    difference from the heuristic."""
+    first = reports[0]
+    names = [r["label"] for r in reports] + ["heuristic"]
+    w = max(12, *(len(m["name"]) for m in first["members"]))
+    cw = max(14, *(len(name) for name in names))
+    head = (f"{team} win rate against population {first['population']} "
+            f"({first['members_play']} side), {first['games']} paired deals per member")
+    lines = [head, f"  {'member':<{w}} " + " ".join(f"{name:>{cw}}" for name in names)]
+    for i, m in enumerate(first["members"]):
+        cells = [r["members"][i]["rate"] for r in reports] + [m["reference_rate"]]
+        seen = "  (seen in training)" if m["name"] in SEEN else ""
+        lines.append(f"  {m['name']:<{w}} " + " ".join(f"{x:>{cw}.3f}" for x in cells) + seen)
+    means = [r["mean"]["rate"] for r in reports] + [first["reference"]["mean"]["rate"]]
+    lines.append(f"  {'mean':<{w}} " + " ".join(f"{x:>{cw}.3f}" for x in means))
+    for r in reports:
+        d = r["difference"]["mean"]
+        lines.append(f"  {r['label']} - heuristic, mean over members: "
+                     f"{format_difference((d['mean'], *d['interval']))} (paired 95%)")
     return "\n".join(lines)
 
 
-def verdict(side: str, team: str, trained: dict, heuristic: dict) -> str:
-    """Whether the trained side wins at least as often as the heuristic side does against the
-    same heuristic opponent, judged by the 95% intervals."""
-    t, h = trained["win_rate"][team], heuristic["win_rate"][team]
-    t_lo, t_hi = trained["interval95"][team]
-    h_lo, h_hi = heuristic["interval95"][team]
-    if t_lo > h_hi:
-        word = "better than"
-    elif t_hi < h_lo:
-        word = "WORSE than"
-    else:
-        word = "as good as (intervals overlap)"
-    return f"trained {side}: {t:.1%} against the heuristic, {word} the heuristic {side}'s {h:.1%}"
+SEEN = ("heuristic",)
+"""the members the fresh policies met in training: the heuristic, imitated as a warm start"""
 
 
-def run_demo(steps: int = STEPS, seconds: float | None = None, games: int = 2_000,
+def run_demo(steps: int = STEPS, seconds: float | None = None, games: int = GAMES,
              out: str = "runs/demo", seed: int = 0):
     """``seconds`` also stops training after that much wall time (start-up included); then the
-    result depends on the machine's load."""
+    result depends on the machine's load. ``games``: paired deals per population member."""
     from training.cli import train_teams
 
     spec = envs.registry[GAME]
@@ -85,27 +95,26 @@ def run_demo(steps: int = STEPS, seconds: float | None = None, games: int = 2_00
     limit = "" if seconds is None else f" (or {seconds:.0f} s, start-up included)"
     print(f"The Menace Among Us, {NUM_PLAYERS} players: an imitation warm start of "
           f"{RECIPE['imitation_steps']:,} decisions, then {steps:,} agent-steps{limit} of "
-          f"self-play (league of snapshots; no scripted opponent), then {games:,} games per "
-          f"pairing on unseen deals.", flush=True)
+          f"self-play (league of snapshots; no scripted opponent), then {games:,} paired deals "
+          f"per member of population {POPULATION} for the fresh policies, the zoo's and the "
+          f"heuristic.", flush=True)
     start, cpu = time.perf_counter(), time.process_time()
     paths = train_teams(GAME, NUM_PLAYERS, Path(out), steps=steps, seconds=seconds, seed=seed,
                         **RECIPE)
-    trained = {team: load_policy(paths[team], game=GAME, team=team, seed=seed, **params)
-               for team in spec.teams}
-    heuristic = make_policy("heuristic", spec, params, seed)
-    pairings = [
-        ("trained", "trained", trained[crew], trained[menace]),
-        ("trained", "heuristic", trained[crew], heuristic),
-        ("heuristic", "trained", heuristic, trained[menace]),
-        ("heuristic", "heuristic", heuristic, heuristic),
-    ]
-    rows = []
-    for a, b, p, q in pairings:
-        result = play_match(GAME, {crew: p, menace: q}, games, seed=demo_seed(seed), **params)
-        rows.append((a, b, result.as_dict()))
-    print(format_table(rows, (crew, menace)))
-    print(verdict(crew, crew, rows[1][2], rows[3][2]))
-    print(verdict(menace, menace, rows[2][2], rows[3][2]))
+    tables = []
+    for team in spec.teams:
+        policies = [f"fresh@{paths[team]}"] + [f"zoo:{name}" for name in zoo.names(GAME, team)
+                                               if zoo.entry(name)["players"] == NUM_PLAYERS]
+        reports = [benchmark(GAME, team, p, games=games, seed=demo_seed(seed), workers=1,
+                             num_players=NUM_PLAYERS) for p in policies]
+        tables.append(format_population(team, reports))
+    fresh = play_match(GAME, {team: load_policy(paths[team], game=GAME, team=team, seed=seed,
+                                                **params) for team in spec.teams},
+                       games, seed=demo_seed(seed), **params).as_dict()
+    lo, hi = fresh["interval95"][crew]
+    print("\n\n".join(tables))
+    print(f"fresh crew against fresh menace: the crew wins {fresh['win_rate'][crew]:.1%} "
+          f"[{lo:.1%}, {hi:.1%}] of {fresh['games']:,} games")
     print(f"learning curves against held-out opponents: {Path(out) / 'curves.png'}")
     print(f"checkpoints: {', '.join(str(paths[t]) for t in spec.teams)}")
     print(f"({time.perf_counter() - start:.0f} s in all, {time.process_time() - cpu:.0f} s of "

@@ -4,29 +4,29 @@ import pytest
 
 import training.cli
 from evaluation.cli import main
-from evaluation.demo import STEPS, demo_seed, format_table, run_demo, verdict
-from evaluation.match import wilson_interval
+from evaluation.demo import STEPS, demo_seed, format_population, run_demo
 from training.evaluate import eval_seed
 
 
-def row(crew_wins: int, games: int = 2000) -> dict:
-    rates = {"crew": crew_wins / games, "menace": 1 - crew_wins / games}
-    return {"games": games, "win_rate": rates,
-            "interval95": {"crew": wilson_interval(crew_wins, games),
-                           "menace": wilson_interval(games - crew_wins, games)}}
+def report(label: str, rates: list[float], reference: list[float]) -> dict:
+    members = [{"name": name, "rate": r, "reference_rate": h}
+               for name, r, h in zip(("random", "heuristic"), rates, reference)]
+    return {"label": label, "population": "v2", "members_play": "menace", "games": 400,
+            "members": members, "mean": {"rate": sum(rates) / 2},
+            "reference": {"mean": {"rate": sum(reference) / 2}},
+            "difference": {"mean": {"mean": 0.1, "interval": [0.05, 0.15]}}}
 
 
-def test_verdicts_follow_the_intervals():
-    heuristic = row(900)
-    assert "WORSE" in verdict("crew", "crew", row(700), heuristic)
-    assert "as good as" in verdict("crew", "crew", row(890), heuristic)
-    assert "better than" in verdict("crew", "crew", row(1100), heuristic)
-    assert "better than" in verdict("menace", "menace", row(700), heuristic)
-
-
-def test_the_table_shows_both_sides_with_intervals():
-    text = format_table([("trained", "heuristic", row(900))], ("crew", "menace"))
-    assert "45.0%" in text and "55.0%" in text and text.count("[") == 2
+def test_the_population_table_has_a_column_per_policy_and_the_heuristic_last():
+    text = format_population("crew", [report("fresh", [0.6, 0.5], [0.5, 0.4]),
+                                      report("zoo:menace5-crew-s1", [0.7, 0.6], [0.5, 0.4])])
+    lines = text.splitlines()
+    assert lines[1].split() == ["member", "fresh", "zoo:menace5-crew-s1", "heuristic"]
+    assert lines[2].split() == ["random", "0.600", "0.700", "0.500"]
+    assert lines[3].split()[:4] == ["heuristic", "0.500", "0.600", "0.400"]
+    assert "(seen in training)" in lines[3]  # imitated as the warm start
+    assert lines[4].split() == ["mean", "0.550", "0.650", "0.450"]
+    assert "fresh - heuristic, mean over members: +0.100 [+0.050, +0.150]" in text
 
 
 def test_the_demo_and_the_curves_deal_apart_from_training():
