@@ -4,10 +4,10 @@
 import numpy as np
 import pytest
 
-from envs import amongus_v6, maniacal_v1, menace_v4
+from envs import amongus_v6, maniacal_v2, menace_v4
 from envs.menace.cards import AGENDA_NAMES
 
-MODULES = {"menace": menace_v4, "amongus": amongus_v6, "maniacal": maniacal_v1}
+MODULES = {"menace": menace_v4, "amongus": amongus_v6, "maniacal": maniacal_v2}
 INFO_KEYS = {"team", "role", "winner"}
 
 

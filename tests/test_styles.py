@@ -125,8 +125,10 @@ def test_sellhire_never_builds_and_sells_the_dearest_room():
     assert choice.tolist() == [XA.SELL + offered[-1]]
 
 
-def test_sellhire_and_biggest_place_better_than_the_heuristic_against_three_heuristics():
-    """The audit's two MANIACAL plans (2.09 and 2.24 mean place at 4 players, par 2.5)."""
+def test_the_heuristic_holds_sellhire_and_biggest_to_the_bar():
+    """The audit's two MANIACAL plans beat version 1's heuristic (2.09 and 2.24 mean place at
+    4 players, par 2.5); against version 2's, one such seat among three heuristics places no
+    better than the games issue's bar of 2.35."""
     from evaluation.benchmark import benchmark
 
     for name in ("sellhire@py:agents.maniacal_styles:ManiacalSellHire",
@@ -134,4 +136,4 @@ def test_sellhire_and_biggest_place_better_than_the_heuristic_against_three_heur
         r = benchmark("maniacal", "player", name, population_name="v1", games=200, workers=1,
                       num_players=4)
         heuristic = next(m for m in r["members"] if m["name"] == "heuristic")
-        assert heuristic["difference"]["interval"][1] < 0, name  # a lower place, paired
+        assert heuristic["interval"][0] > 2.35, (name, heuristic)

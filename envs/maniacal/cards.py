@@ -95,7 +95,7 @@ BUY_INFAMY_PRICE = 2
     REMOVE_DICE,  # `amount` fewer dice of the recommended trait, at dice collection
     NO_REROLL,  # the Lackey's re-roll is barred in this attempt
     NO_CONTRACT_ROOMS,  # no Contract room may be activated in this attempt
-    ON_FAIL_INJURE,  # a failure gains the Injured icon
+    ON_FAIL_INJURE,  # a failure Injures one more henchman (version 2; it was an icon OR)
     ON_SUCCESS_MONEY_DOWN,  # success money - amount, not below 0
 ) = range(1, 7)
 # Positive: played by the active seat for itself, in `pos_window`.
@@ -305,16 +305,19 @@ HENCHMEN: tuple[Henchman, ...] = tuple(
 )
 HENCHMAN_NAMES = tuple(h.name for h in HENCHMEN)
 
-# Mercenaries: two traits totalling 5-6, stronger than a recruit since they stay one round.
+# Mercenaries: two traits totalling 4, a little above an average recruit (one trait, 3 on
+# average), since they stay one round and cost no Attraction. Version 1's totals of 5-6 made
+# selling every room and renting Mercenaries the best plan (an outside audit's `sellhire`
+# placed 2.09 at 4 players, par 2.5); at 4 it places 2.65 against three heuristics.
 MERCENARIES: tuple[Mercenary, ...] = (
-    Mercenary("Ex-Commando", (3, 2, 0, 0), DESIGNED),
-    Mercenary("Corporate Spy", (0, 3, 3, 0), DESIGNED),
-    Mercenary("Rogue Android", (0, 0, 3, 2), DESIGNED),
-    Mercenary("Cursed Gladiator", (3, 0, 0, 3), DESIGNED),
-    Mercenary("Bomb Expert", (2, 0, 3, 0), DESIGNED),
-    Mercenary("Shadow Sorceress", (0, 3, 0, 3), DESIGNED),
-    Mercenary("Bounty Hunter", (3, 3, 0, 0), DESIGNED),
-    Mercenary("Techno-Shaman", (0, 0, 2, 3), DESIGNED),
+    Mercenary("Ex-Commando", (3, 1, 0, 0), DESIGNED),
+    Mercenary("Corporate Spy", (0, 2, 2, 0), DESIGNED),
+    Mercenary("Rogue Android", (0, 0, 3, 1), DESIGNED),
+    Mercenary("Cursed Gladiator", (2, 0, 0, 2), DESIGNED),
+    Mercenary("Bomb Expert", (1, 0, 3, 0), DESIGNED),
+    Mercenary("Shadow Sorceress", (0, 2, 0, 2), DESIGNED),
+    Mercenary("Bounty Hunter", (2, 2, 0, 0), DESIGNED),
+    Mercenary("Techno-Shaman", (0, 0, 1, 3), DESIGNED),
 )
 MERCENARY_NAMES = tuple(m.name for m in MERCENARIES)
 

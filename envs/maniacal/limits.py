@@ -100,6 +100,7 @@ LIMITS = {
     "no_reroll": FLAG,
     "no_rooms": FLAG,
     "fail_injure": FLAG,
+    "injure_again": FLAG,
     "money_down": SMALL,
     "money_up": SMALL,
     "cancel_capture": FLAG,

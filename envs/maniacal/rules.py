@@ -3,7 +3,8 @@
 Read top to bottom it follows ``shared/maniacal-spec.md`` §1: setup, the round (Base Building,
 Henchmen, the Contract Phase with its attempts, Clean-up), the end of the game. ``step``
 applies one decision; ``settle`` then applies every decision that has a single legal action
-(P-44), so a seat is only asked real choices. Every function takes the record ``s`` of one
+(P-44), so a seat is only asked real choices, except where whether it is asked would tell the
+table something hidden (version 2: a seat holding Schemes is asked at every Scheme window). Every function takes the record ``s`` of one
 game; the engine runs them over a whole batch.
 
 Amounts and ids handed to functions are int64 (``np.int64(...)`` where a record field of a
@@ -138,6 +139,7 @@ DTYPE = make_dtype(
         ("no_reroll", np.bool_),
         ("no_rooms", np.bool_),
         ("fail_injure", np.bool_),
+        ("injure_again", np.bool_),  # Ambush on a failure that Injures anyway: a second one
         ("money_down", np.int16),
         ("money_up", np.int16),
         ("cancel_capture", np.bool_),
@@ -622,8 +624,10 @@ def stays_active(s, seat):
 @kernel
 def end_action(s, seat):
     """After an action: the after-action Scheme window if the seat will not be active next
-    (P-19), then its token leaves the track at 0 time, then the next active player."""
-    if not stays_active(s, seat) and any_scheme_playable(s, seat, np.int64(AFTER_ACTION)):
+    (P-19), then its token leaves the track at 0 time, then the next active player. The
+    window is opened for any seat holding a Scheme, playable now or not (pass only then):
+    opened only for a playable one, it told the table which Schemes the seat held."""
+    if not stays_active(s, seat) and s["scheme_count"][seat] > 0:
         ask(s, seat, AFTER_ACTION, NO_SUBJECT)
         return
     leave_time_track(s, seat)
@@ -674,12 +678,15 @@ def has_worker(s, seat, kind, subject):
 
 @kernel
 def action_room_ok(s, seat, kind):
-    """An Action room is offered only when it can be paid for and would do something (P-33)."""
+    """An Action room is offered only when it can be paid for and would do something (P-33):
+    Attraction is used only in a Henchmen Phase, and none follows round 3."""
     if ROOM_CATEGORY[kind] != c.ACTION or not room_available(s, seat, kind):
         return False
     if time_left(s, seat) < ROOM_WEEKS[kind]:
         return False
     effect = ROOM_EFFECT[kind]
+    if effect == c.GAIN_ATTRACTION and s["round"] == ROUNDS:
+        return False
     if effect == c.DRAW_SCHEME and not can_draw_scheme(s):
         return False
     if effect == c.GRANT_POWER and not (can_draw_power(s) and has_henchman(s, seat)):
@@ -792,16 +799,6 @@ def scheme_playable(s, seat, kind, window):
 
 
 @kernel
-def any_scheme_playable(s, seat, window):
-    if s["scheme_count"][seat] == 0:
-        return False
-    for kind in range(S):
-        if scheme_playable(s, seat, np.int64(kind), window):
-            return True
-    return False
-
-
-@kernel
 def play_positive(s, seat, kind, window):
     """A free play while active: it costs no time and is not an action."""
     discard_scheme(s, seat, kind)
@@ -908,6 +905,7 @@ def clear_attempt(s):
     s["no_reroll"] = False
     s["no_rooms"] = False
     s["fail_injure"] = False
+    s["injure_again"] = False
     s["money_down"] = 0
     s["money_up"] = 0
     s["cancel_capture"] = False
@@ -1073,7 +1071,9 @@ def resolve_result(s):
     icons = CONTRACT_RESULT[k, failed, 2]
     if failed == 0:
         money = max(0, money - s["money_down"]) + s["money_up"]
-    elif s["fail_injure"]:
+    elif s["fail_injure"]:  # Ambush: one more Injury, a second one where the failure Injures
+        if icons & c.INJURED:
+            s["injure_again"] = True
         icons |= c.INJURED
     if s["cancel_capture"]:
         icons &= ~c.CAPTURED
@@ -1100,7 +1100,10 @@ def next_icon(s):
                 ask(s, seat, CHOOSE_HENCHMAN, CAPTURED_ONE)
                 return
         elif s["icons_left"] & c.INJURED:
-            s["icons_left"] &= ~c.INJURED
+            if s["injure_again"]:
+                s["injure_again"] = False
+            else:
+                s["icons_left"] &= ~c.INJURED
             if team_member_left(s):
                 ask(s, seat, CHOOSE_HENCHMAN, INJURED_ONE)
                 return
@@ -1436,14 +1439,19 @@ def apply(s, action):
 
 @kernel
 def settle(s):
-    """Apply every decision that has exactly one legal action (P-44)."""
+    """Apply every decision that has exactly one legal action (P-44), unless that it has one
+    depends on hidden cards: a draft hand, or the Schemes of a seat holding any (its turn and
+    its before- and after-roll windows offer its playable Schemes). Applied there, the table
+    would see who is asked next and learn what the seat holds."""
     if s["ask_forced"]:
         return
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     while not s["terminated"]:
         d = s["decision"]
-        if d == NEGATIVE_SCHEME or d == HEAL or d == AFTER_ACTION or d == FIRE:
+        if d == NEGATIVE_SCHEME or d == HEAL or d == AFTER_ACTION or d == FIRE or d == DRAFT:
             return  # "pass" and at least one card or henchman: asked only then
+        if (d == TURN or d == BEFORE or d == AFTER) and s["scheme_count"][s["current_seat"]] > 0:
+            return
         mask[:] = False
         legal_actions(s, mask)
         only = -1

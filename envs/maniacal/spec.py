@@ -166,7 +166,7 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="maniacal",
-    version=1,
+    version=2,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,

@@ -172,3 +172,13 @@ def decision(s) -> str:
     from envs.maniacal.spec import DECISION_NAMES
 
     return DECISION_NAMES[int(s["decision"])]
+
+
+def kept_to_hide_cards(records: np.ndarray) -> np.ndarray:
+    """Slots whose pending decision P-44 asks even with one legal action, because whether it
+    has one depends on hidden cards: a draft, a Scheme window, or the turn or a roll window of
+    a seat holding Schemes (version 2)."""
+    d = records["decision"]
+    holds = records["scheme_count"][np.arange(len(records)), records["current_seat"]] > 0
+    return (np.isin(d, (rules.DRAFT, rules.AFTER_ACTION, rules.NEGATIVE_SCHEME))
+            | (np.isin(d, (rules.TURN, rules.BEFORE, rules.AFTER)) & holds))

@@ -5,6 +5,7 @@ import pytest
 
 from envs.maniacal import cards as c
 from envs.maniacal import rules
+from envs.maniacal.tables import CONTRACT_RESULT
 
 from .scenario import (
     POWER, ROOM, SCHEME, act, contract_phase, decision, dice, give, henchman, lackey_of, legal,
@@ -90,6 +91,16 @@ def test_attraction_rooms_add_to_their_track(room, track):
     assert list(s["attraction"][0]) == list(after)
 
 
+@pytest.mark.parametrize("room", ["Breeding Pits", "Robotics Lab", "Seance Parlour"])
+def test_attraction_rooms_are_not_offered_in_round_3(room):
+    """P-33: a room is offered only where it would do something, and Attraction serves only a
+    Henchmen Phase, which round 3 does not have."""
+    s = board(rooms=[room])
+    assert f"room {room}" in legal(s)
+    s["round"] = 3
+    assert f"room {room}" not in legal(s)
+
+
 def test_propaganda_studio_buys_infamy_and_needs_the_price():
     s = board(rooms=["Propaganda Studio"], money=c.BUY_INFAMY_PRICE - 1)
     assert "room Propaganda Studio" not in legal(s)
@@ -141,6 +152,7 @@ def test_probability_engine_rerolls_every_blank():
     s = board(members=(RHINO,), rooms=["Probability Engine"], schemes=["Double Cross"])
     dice(s, 0, 0, 1, 2, 2)
     act(s, "contract North America")
+    act(s, "pass")  # the before-the-roll window, asked of a seat holding Schemes (version 2)
     act(s, "room Probability Engine")
     assert list(s["faces"]) == [0, 1, 2]
 
@@ -189,6 +201,7 @@ def test_jammed_signals_blocks_the_lackey_reroll():
     dice(s, *([0] * 4))
     act(s, "scheme Jammed Signals")
     act(s, "trait Brawn")
+    act(s, "pass")  # the before-the-roll window, asked of a seat holding Schemes (version 2)
     assert decision(s) == "after the roll" and "reroll" not in legal(s)
 
 
@@ -197,6 +210,8 @@ def test_lockdown_closes_the_contract_rooms():
     act(s, "contract North America")
     dice(s, 0, 0, 0)
     act(s, "scheme Lockdown")
+    assert legal(s) == ["pass"]  # Lockdown shut the Armory; Framed! waits for the roll
+    act(s, "pass")
     assert decision(s) == "after the roll" and list(s["pool"]) == [3, 0, 0, 0]
     assert s["used"][0, ROOM["Armory"]] == 0
 
@@ -207,6 +222,18 @@ def test_ambush_injures_on_failure():
     dice(s, 0, 0, 0)
     act(s, "scheme Ambush")
     assert s["injuries"][RHINO] == 1
+
+
+def test_ambush_injures_a_second_time_where_the_failure_injures_anyway():
+    """Version 2: Ambush adds an Injury; on a contract whose failure Injures anyway (60 of 97
+    contracts, where version 1's Ambush did nothing) that is a second one."""
+    injures = 0  # Easy, team 1, Target 1, recommended Brawn; failure: Injured
+    assert CONTRACT_RESULT[injures, 1, 2] & c.INJURED
+    s = board(members=(RHINO,), contract=injures, others={1: ["Ambush"]})
+    act(s, "contract North America")
+    dice(s, 0, 0, 0)
+    act(s, "scheme Ambush")
+    assert s["injuries"][RHINO] == 2 and not s["injure_again"]
 
 
 def test_tax_audit_cuts_the_success_money_to_no_less_than_zero():
@@ -225,6 +252,7 @@ def test_double_cross_adds_a_success_after_the_roll():
     s = board(members=(RHINO,), schemes=["Double Cross"])
     dice(s, 0, 0, 1)
     act(s, "contract North America")
+    act(s, "pass")  # the before-the-roll window, asked of a seat holding Schemes (version 2)
     act(s, "scheme Double Cross")  # 1 + 1 = Target 2
     assert s["infamy"][0] == c.CONTRACTS[EASY].win_infamy
     assert s["scheme_discarded"][SCHEME["Double Cross"]] == 1
@@ -234,7 +262,9 @@ def test_sabotage_adds_dice_of_the_recommended_trait_before_the_roll():
     s = board(members=(RHINO,), schemes=["Sabotage", "Double Cross"])
     act(s, "contract North America")
     dice(s, *([0] * 5))
-    act(s, "scheme Sabotage")  # then nothing is left before the roll
+    act(s, "scheme Sabotage")
+    assert legal(s) == ["pass"]  # Double Cross waits for the roll
+    act(s, "pass")
     assert list(s["pool"]) == [5, 0, 0, 0] and list(s["faces"]) == [5, 0, 0]
 
 
@@ -243,6 +273,7 @@ def test_jammed_signals_rerolls_blanks_and_chosen_ones():
     give(s, 0, BEAR)
     dice(s, 0, 0, 1, 1, 1, 2, 2, 2, 2, 2, 2)
     act(s, "contract North America")  # 7 dice: 2 blanks, 3 ones, 2 twos
+    act(s, "pass")  # the before-the-roll window, asked of a seat holding Schemes (version 2)
     act(s, "scheme Jammed Signals")
     assert decision(s) == "re-roll count"
     act(s, "count 2")  # 2 blanks and 2 ones roll again: all twos

@@ -9,16 +9,20 @@ import numpy as np
 import pytest
 
 import envs
+from agents.maniacal_heuristic import ManiacalHeuristic
 from agents.policy import RandomPolicy
 from envs.maniacal import cards as c
 from envs.maniacal import rules
 from envs.maniacal.actions import ACTION_NAMES, HENCHMAN
+from envs.maniacal.render import render
 from envs.maniacal.tables import (
     CONTRACT_DIFFICULTY, CONTRACT_TEAM, CONTRACT_TRAIT, FIRST_MERCENARY, HENCHMAN_TRAITS,
     HENCHMAN_TYPE, LACKEY, MERCENARY, N_HENCHMEN, N_MERCENARIES, N_POWERS, N_SCHEME_CARDS,
     VILLAIN_WEEKS,
 )
 from evaluation.playthrough import playthrough
+
+from .scenario import kept_to_hide_cards
 
 GOLDEN = Path(__file__).resolve().parents[1] / "playthroughs"
 WEEKS = (8, 9, 10)
@@ -81,6 +85,8 @@ def legal_by_the_rules(s) -> set[str] | None:
                 continue
             if room.effect == c.BUY_INFAMY and money < c.BUY_INFAMY_PRICE:
                 continue
+            if room.effect == c.GAIN_ATTRACTION and s["round"] == 3:
+                continue  # no Henchmen Phase follows: Attraction would do nothing (P-33)
             out.add(f"room {room.name}")
     elif d == rules.TEAM:
         need = CONTRACT_TEAM[s["contract"]] - int(s["team_n"])
@@ -141,7 +147,8 @@ def test_masks_are_the_legal_actions_and_cards_are_conserved(num_players):
     while finished < 300:
         for b in range(vec.num_envs):
             s = vec.records[b]
-            assert vec.action_mask[b].sum() >= 2  # one legal action is applied at once (P-44)
+            # one legal action is applied at once (P-44), unless that would show hidden cards
+            assert vec.action_mask[b].sum() >= 2 or kept_to_hide_cards(vec.records[b : b + 1])[0]
             expected = legal_by_the_rules(s)
             if expected is not None:
                 assert set(names[vec.action_mask[b]]) == expected, rules_context(s)
@@ -230,6 +237,51 @@ def hidden_from(s, seat: int, rng: np.random.Generator):
     rng.shuffle(t["room_deck"][: t["room_deck_n"]])
     t["rng_counter"] += 12345
     return t, changed
+
+
+def _view(vec, seat: int) -> str:
+    """What ``seat`` sees of the table, without the line naming who decides."""
+    return render(vec.records[0], seat).split("\n", 1)[1]
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_who_decides_next_does_not_change_with_what_a_seat_cannot_know(num_players):
+    """The sequence of deciding seats (the AEC ``agent_selection``) is public. Re-deal what
+    one seat cannot know (``hidden_from``: another seat's Schemes, draft hands, contract fronts,
+    deck orders, the random stream), play both tables on with the same actions, and while the
+    seat's view stays the same the same seats decide. Version 1 opened a Scheme window only
+    for a seat holding a playable Scheme and applied a one-action turn or roll window at once,
+    so who was asked next told the table what a seat held (an outside audit: 40 of 40 re-deals)."""
+    vec = envs.make_vec("maniacal", 24, seed=num_players + 40, num_players=num_players)
+    players = [ManiacalHeuristic(vec.spec, vec.params), RandomPolicy(5)]
+    which = np.arange(vec.num_envs) % len(players)
+    tables = [envs.make_vec("maniacal", 1, num_players=num_players) for _ in range(2)]
+    rng = np.random.default_rng(num_players)
+    compared = 0
+    for step in range(150):
+        for b in range(step % 4, vec.num_envs, 4):
+            seat = int(rng.integers(num_players))
+            t, changed = hidden_from(vec.records[b], seat, rng)
+            if not changed:
+                continue
+            a, other = tables
+            a.set_records(vec.records[b : b + 1])
+            other.set_records(np.array([t], dtype=other.records.dtype))
+            for _ in range(30):
+                assert a.current_seat[0] == other.current_seat[0], (step, b, seat)
+                compared += 1
+                both = np.flatnonzero(a.action_mask[0] & other.action_mask[0])
+                if not len(both):
+                    break
+                action = np.array([rng.choice(both)])
+                over = [bool(v.step(action)[1][0]) for v in tables]
+                if any(over) or _view(a, seat) != _view(other, seat):
+                    break  # something hidden turned up to the seat: the tables may differ now
+        actions = np.empty(vec.num_envs, np.int64)
+        for k, player in enumerate(players):
+            actions[which == k] = player.act(vec.observation, vec.action_mask)[which == k]
+        vec.step(actions)
+    assert compared > 2000, compared
 
 
 @pytest.mark.parametrize("num_players", [2, 4, 5])

@@ -37,7 +37,7 @@ def test_t1_the_active_player_is_the_least_spent_token_on_top_of_its_stack():
     a_hench = henchman("Rhino Brute")
     give(s, 0, a_hench)
     give(s, 2, lackey_of(s, 2), injuries=1)
-    scheme_on_top(s, "Double Cross")  # its positive half waits for a roll: no after-action window
+    scheme_on_top(s, "Double Cross")  # its positive half waits for a roll
     contract_phase(
         states, order=(0, 1, 2), map_={"South America": NO_ICONS_TEAM_1},
         money={2: 0}, bases={1: ["Vault"], 2: ["Vault"]},  # C earns $2 at the Vault
@@ -47,8 +47,10 @@ def test_t1_the_active_player_is_the_least_spent_token_on_top_of_its_stack():
     act(s, "contract South America")  # the only team member is applied at once (P-44)
     assert s["spent"][0] == 4
     assert int(s["current_seat"]) == 1  # B sits under A's old place, now the leftmost on top
-    act(s, "visit The Underground")
-    assert s["spent"][1] == 2 and int(s["current_seat"]) == 2
+    act(s, "visit The Underground")  # B draws Double Cross, which waits for a roll
+    assert s["spent"][1] == 2 and decision(s) == "after action" and legal(s) == ["pass"]
+    act(s, "pass")  # version 2 opens the window for any seat holding a Scheme
+    assert int(s["current_seat"]) == 2
     act(s, "room Vault")
     act(s, "supervillain")
     assert s["spent"][2] == 1 and int(s["current_seat"]) == 2  # still leftmost: active again
@@ -151,7 +153,9 @@ def test_t4_the_lackey_rolls_one_trait_and_rerolls_once():
     assert s["on_team"][lackey] and s["on_team"][k]
     assert decision(s) == "choose trait"
     dice(s, 2, 1, 1, 0, 0, 0, 0, 2, 1, 0, 0)
-    act(s, "trait Brawn")  # nothing to do before the roll: the dice roll
+    act(s, "trait Brawn")
+    assert decision(s) == "before the roll" and legal(s) == ["pass"]  # Double Cross waits
+    act(s, "pass")  # the dice roll
     assert list(s["pool"]) == [7, 0, 0, 0]
     assert list(s["faces"]) == [4, 2, 1]
     act(s, "reroll")
@@ -181,6 +185,7 @@ def test_t4_a_lackey_working_a_room_gives_no_reroll():
     act(s, f"henchman {henchman('Bear-Man')} ")
     dice(s, *([0] * 11))
     act(s, "room Armory")  # the Lackey is the only worker left: it works the room
+    act(s, "pass")  # then nothing is left to do before the roll
     assert s["exhausted"][lackey] and s["rolled"]
     assert decision(s) == "after the roll"
     assert "reroll" not in legal(s)
@@ -281,7 +286,8 @@ def test_t7_action_rooms_and_contract_rooms():
     assert "supervillain" in options and f"henchman {h3} Rhino Brute" in options
     assert f"henchman {h2} Gorilla Bruiser" not in options
     dice(s, *([2] * 4))
-    act(s, "supervillain")  # then nothing is left to do before the roll
+    act(s, "supervillain")
+    act(s, "pass")  # then nothing is left to do before the roll
     assert list(s["pool"]) == [2 + 2, 0, 0, 0] and list(s["faces"]) == [0, 0, 4]
     assert s["spent"][0] == 3 + 4
     assert not s["exhausted"][h2] and s["villain_exhausted"][0]  # the team tires at the end
