@@ -47,7 +47,12 @@ from training.instrument import Clock, TrainingLog, explained_variance
 from training.pool import OpponentPool
 from training.recurrent import recurrent_logits, seat_sequences
 from training.rollout import Collector, Minibatches
-from training.run_checkpoint import latest_checkpoint, load_run_checkpoint, save_run_checkpoint
+from training.run_checkpoint import (
+    latest_checkpoint,
+    load_run_checkpoint,
+    save_run_checkpoint,
+    seen_in_training,
+)
 from training.shaping import Shaping
 from training.shaping import check_game as check_shaping
 
@@ -237,6 +242,10 @@ class Args:
     tensors here are small, and on shared cores extra OpenMP threads spin against the neighbours"""
     resume: str | None = None
     """a checkpoint directory (``.../step_N``) or a run directory (its latest checkpoint)"""
+    seen_before: tuple[str, ...] = ()
+    """set on ``--resume``, never by hand: every scripted player the run imitated or trained
+    against before it was resumed (``training.report.seen_in_training`` of the resumed
+    checkpoint), so the record of what the policy met survives a resume with other options"""
     tensorboard: bool = True
     progress: bool = True
     """a progress line on stderr with steps/s and held-out win rates"""
@@ -620,7 +629,9 @@ def build_run(args: Args) -> Run:
     run = Run(env, groups, team_group, models, optimizers, exploiters, exploiter_start, pool,
               fixed_players, fixed, trained, counters, [], rng, sampler)
     if args.resume:
-        run.counters = counters = load_run_checkpoint(Path(args.resume), run, args)
+        counters, earlier = load_run_checkpoint(Path(args.resume), run, args)
+        run.counters = counters
+        args.seen_before = tuple(sorted(seen_in_training(earlier)))
         # A fresh stream of games, so a resumed run does not replay the deals it already saw.
         env.reset(seed=int(np.random.SeedSequence([args.seed, counters["updates"]])
                            .generate_state(1)[0] >> 1))

@@ -41,6 +41,7 @@ from evaluation.harness import GameLog
 from evaluation.runner import run_batches
 from evaluation.stats import paired_difference, wilson_interval
 from training.ppo import latest_checkpoint
+from training.run_checkpoint import seen_in_training
 
 
 def _run_checkpoint(run: str) -> tuple[Path, dict]:
@@ -140,16 +141,6 @@ def report(run: str, games: int, seed: int, greedy: bool = False) -> list[dict]:
                 row["exploit"] = True
         rows.append(row)
     return rows
-
-
-def seen_in_training(args: dict) -> set[str]:
-    """Every scripted player the run imitated, trained against (league, fixed teams) or used
-    as a teacher: a row against one of them is not a held-out result."""
-    seen = set(args.get("scripted_opponents") or ())
-    seen |= set(args.get("fixed_teams", {}).values())
-    if args.get("imitate"):
-        seen |= {args["imitate"], *(args.get("imitate_also") or ())}
-    return {Path(s).name if str(s).endswith(".pt") else str(s) for s in seen}
 
 
 def paired_match(game: str, params: dict, policies: dict, games: int, seed: int

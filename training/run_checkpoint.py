@@ -89,9 +89,10 @@ def latest_checkpoint(path: Path) -> Path:
     return steps[-1]
 
 
-def load_run_checkpoint(path: Path, run, args) -> dict:
+def load_run_checkpoint(path: Path, run, args) -> tuple[dict, dict]:
     """Restore weights, optimisers, league and exploiters into ``run`` (``training.ppo.Run``);
-    refuse a checkpoint from another game or setup. Returns the counters.
+    refuse a checkpoint from another game or setup. Returns the counters, and the options the
+    resumed run recorded (what it imitated and trained against stays part of this run's record).
 
     The optimiser's saved state includes its learning rate; this run's ``learning_rate`` is
     applied over it (``--resume --lr X`` means X from here on)."""
@@ -136,4 +137,15 @@ def load_run_checkpoint(path: Path, run, args) -> dict:
     for g in run.exploiters:
         run.exploiter_start[g] = starts[run.groups[g]]
     run.pool.load_state_dict(trainer["pool"])
-    return trainer["counters"]
+    return trainer["counters"], meta.get("args") or {}
+
+
+def seen_in_training(args: dict) -> set[str]:
+    """Every scripted player the run imitated, trained against (league, fixed teams) or used
+    as a teacher, before a ``--resume`` too: a row against one of them is not a held-out
+    result. ``args``: a checkpoint's record of its run's options."""
+    seen = set(args.get("scripted_opponents") or ()) | set(args.get("seen_before") or ())
+    seen |= set(args.get("fixed_teams", {}).values())
+    if args.get("imitate"):
+        seen |= {args["imitate"], *(args.get("imitate_also") or ())}
+    return {Path(s).name if str(s).endswith(".pt") else str(s) for s in seen}

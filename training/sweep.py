@@ -35,7 +35,7 @@ from evaluation.benchmark import benchmark
 from evaluation.entrants import free_for_all
 from evaluation.runner import ray_session
 from training.recipes import Recipe, load
-from training.report import seen_in_training
+from training.run_checkpoint import seen_in_training
 
 RESAMPLES = 2000
 

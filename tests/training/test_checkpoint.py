@@ -13,6 +13,7 @@ from agents.neural import NeuralPolicy, load_policy
 from agents.policy import RandomPolicy
 from evaluation.play import opponent_policies
 from training.ppo import Args, build_run, latest_checkpoint, train
+from training.run_checkpoint import seen_in_training
 
 from .conftest import TINY
 
@@ -96,6 +97,21 @@ def test_resume_continues_counters_and_weights(tiny_run, tmp_path):
     meta = load_checkpoint(new_paths["crew"])["metadata"]
     assert meta["steps"] == args.total_steps + 64 * 8
     assert latest_checkpoint(tmp_path) == new_paths["crew"].parent
+
+
+def test_resume_keeps_the_record_of_what_the_run_met(tiny_run, tmp_path):
+    """A run that met a scripted opponent, resumed with other options (none), still says it
+    met it: a report must not call that opponent held out."""
+    args, paths = tiny_run
+    steps = args.total_steps + 64 * 8
+    met = dataclasses.replace(args, out=str(tmp_path / "a"), resume=str(paths["crew"].parent),
+                              total_steps=steps, scripted_opponents=("random",))
+    first = train(met)
+    again = dataclasses.replace(args, out=str(tmp_path / "b"), resume=str(first["crew"].parent),
+                                total_steps=steps + 64 * 8)
+    meta = load_checkpoint(train(again)["crew"])["metadata"]
+    assert meta["args"]["scripted_opponents"] == [] and meta["args"]["seen_before"] == ["random"]
+    assert seen_in_training(meta["args"]) == {"random"}
 
 
 def test_resume_applies_the_new_learning_rate(tiny_run, tmp_path):

@@ -7,7 +7,8 @@ import envs
 from agents import make_policy
 from agents.neural import load_policy
 from training.ppo import Args, train
-from training.report import main, paired_match, report, seen_in_training
+from training.report import main, paired_match, report
+from training.run_checkpoint import seen_in_training
 
 from .conftest import TINY
 
