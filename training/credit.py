@@ -22,6 +22,7 @@ def record_decisions(
     group: np.ndarray,  # [R] int (flat rows): the network whose data the row is
     learn: np.ndarray,  # [R] bool (flat rows): the row is the learner's, not a frozen player's
     done: np.ndarray,  # [R] bool (flat rows): the row's seat makes no later decision in its chain
+    cut_rows: np.ndarray,  # [R] bool (flat rows): the chain ended at a change of network
     decided: np.ndarray,  # [B, P] bool: the seat has decided in its current game
 ) -> int:
     """Make this step's decisions each seat's latest; returns how many chains were cut.
@@ -29,7 +30,10 @@ def record_decisions(
     A seat's previous row chains into this one only if the same network, learner or frozen,
     played both: a seat whose team changes mid-game (the Menace Coward) stops being that
     network's to value, so its earlier row ends there (``done``, nothing more to earn under that
-    network). ``group`` and ``learn`` must already hold this step's rows.
+    network). It is marked ``cut_rows`` too: the Coward's reward is his own survival whichever
+    side he ends on, so the row bootstraps from the value of his next decision (the new
+    network's) rather than ending at 0 (``training.gae.per_seat_gae``). ``group`` and ``learn``
+    must already hold this step's rows.
     """
     games = np.arange(seat.size)
     previous = last[games, seat]
@@ -38,6 +42,7 @@ def record_decisions(
     now = new_row[linked]
     cut = (group[prev_rows] != group[now]) | (learn[prev_rows] != learn[now])
     done[prev_rows[cut]] = True
+    cut_rows[prev_rows[cut]] = True
     last[games, seat] = new_row
     decided[games, seat] = True
     return int(cut.sum())

@@ -26,10 +26,17 @@ def per_seat_gae(
     num_players: int,
     gamma: float,
     gae_lambda: float,
+    cut: np.ndarray | None = None,  # [S, B] bool: done rows whose chain ended at a team change
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # advantages, returns [S, B]; resolved [S, B]
     """Advantages and returns, computed backwards over slots ``S`` (in time order) with one
     running (value, advantage) per seat. Rows that are not ``resolved`` (pending, or not
-    valid) get NaN advantages and returns, so using one by mistake cannot pass unnoticed."""
+    valid) get NaN advantages and returns, so using one by mistake cannot pass unnoticed.
+
+    A ``cut`` row (the Menace Coward's last decision before he changed sides) takes the one-step
+    target ``r + gamma * V(next)`` from the value of the seat's next decision, which another
+    network computed, with no advantage chained past it: his reward is his survival on either
+    side, so ending the row at 0 would train his earlier decisions toward a return he never
+    gets. A next decision with no value (a frozen league player's) ends it at 0."""
     S, B = rewards.shape
     for name, a in (("values", values), ("done", done), ("seat", seat), ("valid", valid)):
         if a.shape != (S, B):
@@ -46,7 +53,10 @@ def per_seat_gae(
         s = seat[t] if every else np.where(v, seat[t], 0)
         follows = has_next[rows, s] & ~done[t]
         ok = (done[t] | follows) if every else v & (done[t] | follows)
-        following_value = np.where(follows, next_value[rows, s], 0.0)
+        bootstrap = follows
+        if cut is not None:
+            bootstrap = follows | (cut[t] & has_next[rows, s] & np.isfinite(next_value[rows, s]))
+        following_value = np.where(bootstrap, next_value[rows, s], 0.0)
         following_advantage = np.where(follows, next_advantage[rows, s], 0.0)
         advantage = (rewards[t] + gamma * following_value - values[t]
                      + gamma * gae_lambda * following_advantage)

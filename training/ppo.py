@@ -805,7 +805,7 @@ def train(args: Args) -> dict[str, Path]:
         rewards = buf.rewards if shaping is None else buf.rewards + shaping(buf)  # not credited
         advantages, returns, resolved = per_seat_gae(  # along each seat's own decisions
             rewards, buf.values.numpy(), buf.done, buf.seat, buf.valid, run.env.num_players,
-            args.gamma, args.gae_lambda)
+            args.gamma, args.gae_lambda, cut=buf.cut)
         buf.advantages.numpy()[:], buf.returns.numpy()[:] = advantages, returns
 
         trainable = (resolved & buf.learn).reshape(-1)  # the learners' own, resolved rows

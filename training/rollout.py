@@ -50,6 +50,7 @@ class Rollout:
         self.returns = torch.full((S, B), float("nan"))
         self.rewards = np.zeros((S, B), np.float32)
         self.done = np.zeros((S, B), np.bool_)
+        self.cut = np.zeros((S, B), np.bool_)  # done at a change of network (the Coward)
         self.seat = np.zeros((S, B), np.int64)
         self.group = np.zeros((S, B), np.int64)
         self.learn = np.zeros((S, B), np.bool_)
@@ -73,7 +74,8 @@ class Rollout:
     def _flat_fields(self):
         tensors = [self.obs, self.mask, self.actions, self.teacher, self.logp, self.values,
                    self.state, self.memory_in, self.other_side]
-        arrays = [self.rewards, self.done, self.seat, self.group, self.learn, self.episode]
+        arrays = [self.rewards, self.done, self.cut, self.seat, self.group, self.learn,
+                  self.episode]
         return ([t.flatten(0, 1) for t in tensors if t is not None],
                 [a.reshape(-1) for a in arrays])
 
@@ -103,6 +105,7 @@ class Rollout:
         last[pending] = target
         self.rewards[P:] = 0.0
         self.done[P:] = False
+        self.cut[P:] = False
         self.values[P:] = float("nan")
         self.logp[P:] = float("nan")
         return int(source.size)
@@ -219,6 +222,7 @@ class Collector:
         self._league_changed()
         flat_group, flat_learn = buf.group.reshape(-1), buf.learn.reshape(-1)
         flat_done, flat_rewards = buf.done.reshape(-1), buf.rewards.reshape(-1)
+        flat_cut = buf.cut.reshape(-1)
         rows = self.rows
         for t in range(buf.T):
             slot = P + t
@@ -253,7 +257,7 @@ class Collector:
                     self._forward(int(sorted_key[a]), slot, order[a:z], slice(a, z), group)
             stored.result()  # the engine overwrites its observations in place
             stats["cut"] += record_decisions(self.last, seat, slot * B + rows, flat_group,
-                                             flat_learn, flat_done, self.decided)
+                                             flat_learn, flat_done, flat_cut, self.decided)
             rewards, terminated, truncated = env.step(buf.actions[slot].numpy())
             self.game_length += 1
             ended_mask = terminated | truncated

@@ -32,7 +32,8 @@ class Table:
         self.buf.seat[slot], self.buf.group[slot], self.buf.learn[slot] = seat, group, learn
         return record_decisions(self.last, np.array([seat]), np.array([slot]),
                                 self.buf.group.reshape(-1), self.buf.learn.reshape(-1),
-                                self.buf.done.reshape(-1), self.decided)
+                                self.buf.done.reshape(-1), self.buf.cut.reshape(-1),
+                                self.decided)
 
     def pay(self, rewards, ended):
         return credit_rewards(self.last, np.array([rewards], np.float32), np.array([ended]),
@@ -74,6 +75,32 @@ def test_a_team_change_cuts_the_chain_and_the_final_reward_goes_to_the_new_team(
     assert table.buf.done[2, 0] and not table.buf.done[4, 0]
     table.pay([2.0, -1.0], True)
     assert table.buf.rewards[2:, 0].tolist() == [0.0, -1.0, 2.0]  # crew row earns nothing more
+
+
+def test_the_cowards_last_row_before_a_change_of_side_bootstraps_from_his_next_decision():
+    """His reward is his survival on either side: the crew row's target is the value of his
+    first menace decision (another network's), with no advantage chained past it."""
+    table = Table(T=3)
+    table.start_rollout()
+    table.decide(0, seat=0, group=0)  # the Coward, still crew (slot 2)
+    table.pay([0, 0], False)
+    table.decide(1, seat=1, group=0)  # (slot 3)
+    table.pay([0, 0], False)
+    table.decide(2, seat=0, group=1)  # now menace (slot 4)
+    table.pay([1.0, -1.0], True)
+    assert table.buf.cut[2, 0] and table.buf.done[2, 0] and not table.buf.cut[4, 0]
+    values = np.array([[0.0], [0.0], [0.25], [0.0], [0.75]], np.float32)
+    buf = table.buf
+    adv, _, resolved = per_seat_gae(buf.rewards, values, buf.done, buf.seat, buf.valid, 2,
+                                    0.9, 0.5, cut=buf.cut)
+    assert resolved[2, 0] and resolved[4, 0]
+    np.testing.assert_allclose(adv[4, 0], 1.0 - 0.75)  # his last decision: the game's end
+    np.testing.assert_allclose(adv[2, 0], 0.9 * 0.75 - 0.25, rtol=1e-6)  # no chained advantage
+    frozen = values.copy()
+    frozen[4, 0] = np.nan  # a frozen league player's decision carries no value
+    adv, _, _ = per_seat_gae(buf.rewards, frozen, buf.done, buf.seat, buf.valid, 2, 0.9, 0.5,
+                             cut=buf.cut)
+    np.testing.assert_allclose(adv[2, 0], -0.25)
 
 
 def test_a_frozen_to_learner_change_cuts_the_chain_too():

@@ -101,9 +101,9 @@ def _run(tmp_path, monkeypatch, coef):
             super().__init__(*a, **k)
             seen["buf"] = self.buf
 
-    def gae(rewards, *a):
+    def gae(rewards, *a, **kw):
         seen["gae_rewards"] = rewards
-        return real_gae(rewards, *a)
+        return real_gae(rewards, *a, **kw)
 
     monkeypatch.setattr(ppo, "Collector", Watched)
     monkeypatch.setattr(ppo, "per_seat_gae", gae)
