@@ -2,9 +2,19 @@
 
 import numpy as np
 
+from . import actions as A
+from . import rules as R
 from ..core.seats import relative
-from .cards import AGENDA_NAMES, CARD_NAMES, CHARACTER_NAMES, WOUND_NAMES
+from .cards import (
+    ABILITY_NAMES,
+    AGENDA_NAMES,
+    CARD_NAMES,
+    CATEGORY_NAMES,
+    CHARACTER_NAMES,
+    WOUND_NAMES,
+)
 from .spec import DECISION_NAMES
+from .tables import CHARACTER_ABILITIES
 
 
 def _cards_text(counts: np.ndarray) -> str:
@@ -45,3 +55,61 @@ def render(s: np.void, seat: int | None = None) -> str:
     elif s["truncated"]:
         lines.append("  over: truncated, a draw")
     return "\n".join(lines)
+
+
+def public_action(s: np.void, seat: int, action: int, viewer: int) -> str:
+    """What ``viewer``, sitting at the table, sees of ``seat`` taking ``action`` on the table
+    ``s`` (as it stood before). Public: draws, Above Deck Actions used and their targets, Brawl
+    targets, Vetoes, cards revealed by Bloodwork, calls to vote, table talk, and where the top
+    EmMA card goes. Face down: a card played or discarded, a character picked (shown when its
+    group has chosen), a ballot (shown when the vote is counted), an agenda's target. A card
+    given by Relay is seen by the giver and the receiver only."""
+    n = int(s["num_players"])
+    decision = int(s["decision"])
+
+    def name(relative_seat: int) -> str:
+        return f"player_{(seat + relative_seat) % n}"
+
+    if action == A.DRAW:
+        return "draws a card"
+    if action < A.USE:
+        return "plays a card face down"
+    if action < A.CARD:
+        ability = CHARACTER_ABILITIES[int(s["character"][seat]), action - A.USE]
+        return f"uses {ABILITY_NAMES[ability]}"
+    if action < A.SEAT:
+        card = CARD_NAMES[action - A.CARD]
+        if decision == R.BLOODWORK_REVEAL:
+            return f"reveals {card}"
+        if decision == R.TALK_ACCUSE_CARD:
+            return f"names {card}"
+        if decision == R.RELAY_GIFT:
+            if viewer == seat or viewer == int(s["ab_target"]):  # giver and receiver
+                return f"gives {card}"
+            return "gives a card face down"
+        return "discards a card face down"
+    if decision == R.VOTE and action <= A.PASS:
+        return "casts a ballot face down"
+    if decision == R.AGENDA_TARGET:
+        return "makes its agenda's choice face down"
+    if action < A.PASS:
+        target = name(action - A.SEAT)
+        if decision == R.BRAWL_TARGET:
+            return f"brawls {target}"
+        if decision == R.TALK_ACCUSE_SEAT:
+            return f"accuses {target}"
+        return f"targets {target}"
+    if action == A.PASS or action == A.YES:
+        yes = action == A.YES
+        if decision == R.CALL_VOTE:
+            return "calls a vote" if yes else "does not call a vote"
+        if decision == R.VETO_CHOICE:
+            return "vetoes the card" if yes else "lets the card through"
+        if decision == R.CALIBRATE_CHOICE:
+            return "puts the top EmMA card on the bottom" if yes else "leaves the top EmMA card"
+        if decision == R.TALK_ACCUSE_SEAT:
+            return "accuses no one"
+        return "passes"
+    if action < A.CLAIM:
+        return "picks a character face down"
+    return f"claims {CATEGORY_NAMES[action - A.CLAIM]}"
