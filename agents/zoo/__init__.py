@@ -105,10 +105,16 @@ def add(checkpoint: str | Path, name: str, score: str | Path | None = None,
     }
     if score is not None:
         scored = json.loads(Path(score).read_text())
-        team = scored["teams"][metadata["team"]]
+        teams = scored.get("teams") or {}
+        # a shared policy (free-for-all) is scored as "player"
+        team = teams.get(metadata["team"]) or (teams.get("player") if metadata["team"] == "shared"
+                                              else None)
+        if team is None:
+            raise ValueError(f"{score}: no scores for team {metadata['team']!r} (it has "
+                             f"{sorted(teams)}); is it this run's score.json?")
         record["score"] = {key: team[key] for key in
                            ("mean", "worst", "reference_mean", "gain", "gain_interval",
-                            "excluded")}
+                            "excluded", "lower_is_better")}
         record["score"]["population"] = team["benchmarks"][0]["population"]
         record["score"]["seen_in_training"] = scored["seen_in_training"]
     target = HERE / record["file"]
@@ -137,13 +143,19 @@ def main(argv: list[str] | None = None) -> None:
     put.add_argument("--trained-against", default="", help="what it trained against, in words")
     args = parser.parse_args(argv)
     if args.command == "add":
-        record = add(args.checkpoint, args.name, args.score, args.trained_against)
+        try:
+            record = add(args.checkpoint, args.name, args.score, args.trained_against)
+        except (OSError, ValueError) as e:  # CheckpointError is a ValueError
+            raise SystemExit(f"python -m agents.zoo: {e}") from None
         print(f"zoo:{args.name}: {record['file']} {record['sha256']}")
         return
     for name in names():
         record = entry(name)
-        gain = record.get("score", {}).get("gain")
-        shown = f", gain over the heuristic {gain:+.3f}" if gain is not None else ""
+        score = record.get("score", {})
+        gain = score.get("gain")
+        shown = "" if gain is None else (
+            f", gain over the heuristic {gain:+.3f}"
+            + (" (mean place: lower is better)" if score.get("lower_is_better") else ""))
         print(f"zoo:{name}: {record['game']} {record['players']}p {record['team']}, "
               f"recipe {record['recipe'] or '-'} seed {record['seed']}, {record['steps']:,} steps"
               f"{shown}")
