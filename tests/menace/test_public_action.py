@@ -25,7 +25,7 @@ def test_another_seat_reads_the_same_whatever_was_chosen_face_down(num_players):
     vec = envs.make_vec("menace", 32, seed=num_players, num_players=num_players)
     policy, rng = RandomPolicy(3), np.random.default_rng(num_players)
     checked = 0
-    for _ in range(300):
+    for _ in range(150):
         for b in range(vec.num_envs):
             s, seat = vec.records[b], int(vec.current_seat[b])
             legal = np.flatnonzero(vec.action_mask[b])
@@ -43,7 +43,7 @@ def test_another_seat_reads_the_same_whatever_was_chosen_face_down(num_players):
                     s, seat, int(a), viewer)
             checked += 1
         vec.step(policy.act(vec.observation, vec.action_mask))
-    assert checked > 5000
+    assert checked > 2500
 
 
 def test_public_actions_name_what_the_table_sees():
