@@ -60,10 +60,11 @@ def test_quiet_turns_every_bar_off(capsys):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_ends_every_worker_with_one_line():
-    """A match far longer than the test (an idle machine played 50,000 games before the
-    interrupt came), interrupted while its workers play."""
+    """A match longer than the test (an idle machine played 50,000 games before the interrupt
+    came; 5M queued so many batches that the interrupted run outlived the test's minute),
+    interrupted while its workers play."""
     command = [sys.executable, "-m", "evaluation.cli", "eval", "menace", "--crew", "heuristic",
-               "--menace", "heuristic", "--players", "5", "--games", "5000000", "--workers", "2",
+               "--menace", "heuristic", "--players", "5", "--games", "200000", "--workers", "2",
                "--json"]
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             start_new_session=True, text=True,
