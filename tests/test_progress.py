@@ -58,17 +58,29 @@ def test_quiet_turns_every_bar_off(capsys):
     assert capsys.readouterr().err == ""
 
 
+SLOW = """
+import time
+import numpy as np
+
+class Slow:  # the first legal action, 20 ms a call: a match that cannot end before Ctrl-C
+    def act(self, observation, action_mask):
+        time.sleep(0.02)
+        return np.argmax(action_mask, axis=1)
+"""
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_ctrl_c_ends_every_worker_with_one_line():
-    """A match longer than the test (an idle machine played 50,000 games before the interrupt
-    came; 5M queued so many batches that the interrupted run outlived the test's minute),
-    interrupted while its workers play."""
-    command = [sys.executable, "-m", "evaluation.cli", "eval", "menace", "--crew", "heuristic",
-               "--menace", "heuristic", "--players", "5", "--games", "200000", "--workers", "2",
-               "--json"]
+def test_ctrl_c_ends_every_worker_with_one_line(tmp_path):
+    """Interrupted while its workers play: a slow crew makes the match outlast the test (a
+    fast machine once finished 50,000 heuristic games before the interrupt came)."""
+    (tmp_path / "slow_bot.py").write_text(SLOW)
+    command = [sys.executable, "-m", "evaluation.cli", "eval", "menace", "--crew",
+               "slow@py:slow_bot:Slow", "--menace", "heuristic", "--players", "5", "--games",
+               "50000", "--workers", "2", "--json"]
+    path = os.pathsep.join([str(tmp_path), os.getcwd(), os.environ.get("PYTHONPATH", "")])
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             start_new_session=True, text=True,
-                            env={**os.environ, "HIDDENDECK_PROGRESS": "1"})
+                            env={**os.environ, "HIDDENDECK_PROGRESS": "1", "PYTHONPATH": path})
     start = time.monotonic()
     seen = ""
     while "game/s" not in seen and time.monotonic() - start < 120:  # the bar is drawn
