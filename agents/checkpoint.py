@@ -153,11 +153,29 @@ def game_metadata(game: str, params: dict) -> dict:
     }
 
 
-def check_compatible(metadata: dict, game: str, params: dict, where: str | Path = "checkpoint"):
-    """Raise ``CheckpointError`` naming the first field in which the checkpoint and game differ."""
+def check_compatible(
+    metadata: dict, game: str, params: dict, where: str | Path = "checkpoint",
+    earlier: bool = True,
+):
+    """Raise ``CheckpointError`` naming the first field in which the checkpoint and game differ.
+
+    Returns None, or for a policy of an earlier version the game lists as still playable
+    (``GameSpec.earlier_observations``) the columns of today's observation it reads. With
+    ``earlier=False`` (resuming a training run) only the current version is accepted."""
     if metadata["game"] != game:
         raise CheckpointError(f"{where}: trained for game {metadata['game']!r}, not {game!r}")
     expected = game_metadata(game, params)
+    from envs import registry
+
+    spec = registry[game]
+    if earlier and metadata["version"] in spec.earlier_observations:
+        resolved = expected["params"]
+        layout = spec.earlier_observations[metadata["version"]](resolved)
+        expected = dict(expected, version=metadata["version"],
+                        observation_fingerprint=layout.fingerprint())
+        columns = spec.observation_layout(resolved).columns_of(layout)
+    else:
+        columns = None
     if metadata["version"] != expected["version"]:
         raise CheckpointError(
             f"{where}: trained on {game} version {metadata['version']}, but the game is now "
@@ -176,3 +194,4 @@ def check_compatible(metadata: dict, game: str, params: dict, where: str | Path 
             f"{where}: observation layout fingerprint {metadata['observation_fingerprint']} does "
             f"not match the game's {expected['observation_fingerprint']} (the observation changed)"
         )
+    return columns

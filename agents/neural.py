@@ -236,7 +236,7 @@ class NeuralPolicy(Policy):
 
     def __init__(
         self, model: ActorCritic, metadata: dict, greedy: bool = False, seed: int = 0,
-        name: str | None = None,
+        name: str | None = None, reads: tuple[np.ndarray, int] | None = None,
     ):
         self.model = model.eval()
         self.metadata = metadata
@@ -246,18 +246,20 @@ class NeuralPolicy(Policy):
         self._generator = torch.Generator().manual_seed(seed)
         self._observation_size = model.config["observation_size"]
         self._num_actions = model.config["num_actions"]
+        # trained on an earlier version's observation: (its columns in today's, today's size)
+        self._reads = reads
         self.beliefs_unavailable = None if model.belief is not None else (
             "its checkpoint has no belief head (trained with --belief-coef 0, for a "
             "free-for-all game, or before the trainer had the head): it holds no beliefs")
 
     def _observation(self, observation) -> torch.Tensor:
-        observation = np.ascontiguousarray(observation, dtype=np.float32)
-        if observation.ndim != 2 or observation.shape[1] != self._observation_size:
-            raise ValueError(
-                f"{self.name}: observation must be [N, {self._observation_size}], "
-                f"got {observation.shape}"
-            )
-        return torch.from_numpy(observation)
+        observation = np.asarray(observation, dtype=np.float32)
+        size = self._observation_size if self._reads is None else self._reads[1]
+        if observation.ndim != 2 or observation.shape[1] != size:
+            raise ValueError(f"{self.name}: observation must be [N, {size}], got {observation.shape}")
+        if self._reads is not None:
+            observation = observation[:, self._reads[0]]
+        return torch.from_numpy(np.ascontiguousarray(observation))
 
     def _checked(self, observation, action_mask) -> tuple[torch.Tensor, torch.Tensor]:
         observation = self._observation(observation)
@@ -379,8 +381,13 @@ def load_policy(
     """
     checkpoint = load_checkpoint(path)
     metadata = checkpoint["metadata"]
+    reads = None
     if game is not None:
-        check_compatible(metadata, game, params, path)
+        columns = check_compatible(metadata, game, params, path)
+        if columns is not None:
+            from envs import registry
+
+            reads = (columns, registry[game].observation_layout(metadata["params"]).size)
     if team is not None and metadata["team"] != team:
         raise CheckpointError(f"{path}: checkpoint is for team {metadata['team']!r}, not {team!r}")
     try:
@@ -396,4 +403,4 @@ def load_policy(
                 f"{path}: weights {name!r} hold NaN or infinite values (the run diverged)"
             )
     kind = RecurrentPolicy if model.recurrent else NeuralPolicy
-    return kind(model, metadata, greedy=greedy, seed=seed)
+    return kind(model, metadata, greedy=greedy, seed=seed, reads=reads)

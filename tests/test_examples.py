@@ -30,7 +30,7 @@ def test_sb3_through_training_sb3_trains_each_role():
     assert set(scores) == {"crew", "impostor"}
 
 
-@pytest.mark.parametrize("module", ["menace_v4", "amongus_v6", "maniacal_v2"])
+@pytest.mark.parametrize("module", ["menace_v5", "amongus_v6", "maniacal_v2"])
 def test_rllib_env_precheck_passes_with_illegal_action_lose(module):
     pytest.importorskip("ray.rllib")
     import importlib

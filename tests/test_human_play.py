@@ -64,11 +64,11 @@ def test_human_play_prints_no_hidden_action_of_another_seat(game):
 
 
 def test_human_render_mode_hides_other_hands_unless_god_view():
-    from envs import menace_v4
+    from envs import menace_v5
 
-    hidden = menace_v4.env(num_players=5, render_mode="human")
+    hidden = menace_v5.env(num_players=5, render_mode="human")
     hidden.reset(seed=2)
-    god = menace_v4.env(num_players=5, render_mode="human", god_view=True)
+    god = menace_v5.env(num_players=5, render_mode="human", god_view=True)
     god.reset(seed=2)
     for env, lines in ((hidden, []), (god, [])):
         out = io.StringIO()

@@ -4,10 +4,10 @@
 import numpy as np
 import pytest
 
-from envs import amongus_v6, maniacal_v2, menace_v4
+from envs import amongus_v6, maniacal_v2, menace_v5
 from envs.menace.cards import AGENDA_NAMES
 
-MODULES = {"menace": menace_v4, "amongus": amongus_v6, "maniacal": maniacal_v2}
+MODULES = {"menace": menace_v5, "amongus": amongus_v6, "maniacal": maniacal_v2}
 INFO_KEYS = {"team", "role", "winner"}
 
 
@@ -42,7 +42,7 @@ def test_infos_carry_team_role_and_winner_with_the_same_keys_at_every_step(name)
 
 
 def test_a_menace_role_is_the_agenda_card_dealt():
-    env = menace_v4.env(num_players=6)
+    env = menace_v5.env(num_players=6)
     env.reset(seed=5)
     for i, agent in enumerate(env.possible_agents):
         role = env.unwrapped.role_names[env.infos[agent]["role"]]
@@ -86,7 +86,7 @@ def test_illegal_action_lose_ends_the_game_and_the_offenders_team_loses(name):
 
 
 def test_illegal_action_raise_is_the_default():
-    env = menace_v4.env()
+    env = menace_v5.env()
     env.reset(seed=1)
     illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
     with pytest.raises(ValueError, match="is illegal"):
@@ -95,7 +95,7 @@ def test_illegal_action_raise_is_the_default():
 
 def test_illegal_action_must_be_raise_or_lose():
     with pytest.raises(ValueError, match="illegal_action must be"):
-        menace_v4.env(illegal_action="penalty")
+        menace_v5.env(illegal_action="penalty")
 
 
 def test_sb3_check_env_passes_on_the_aec_env_with_illegal_action_lose():

@@ -107,7 +107,7 @@ def load_run_checkpoint(path: Path, run, args) -> tuple[dict, dict]:
                                   f"--exploiter-share 0, as it was trained")
         ckpt = load_checkpoint(file)
         meta = ckpt["metadata"]
-        check_compatible(meta, args.game, params, file)
+        check_compatible(meta, args.game, params, file, earlier=False)
         if meta["model"] != models[g].config:
             raise CheckpointError(
                 f"{file}: model {meta['model']} differs from this run's {models[g].config} "

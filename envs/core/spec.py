@@ -87,6 +87,18 @@ class Layout:
         text = ";".join(f"{p.name}:{p.shape}" for p in self.pieces)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    def columns_of(self, earlier: "Layout") -> np.ndarray:
+        """Where each float of an ``earlier`` layout lies in this one: its pieces found by name
+        and shape (``KeyError`` or ``ValueError`` if one is missing or reshaped)."""
+        off = self.offsets
+        columns = []
+        for p in earlier.pieces:
+            i = self.index(p.name)
+            if self.pieces[i].shape != p.shape:
+                raise ValueError(f"piece {p.name!r} is {self.pieces[i].shape}, was {p.shape}")
+            columns.append(np.arange(off[i], off[i + 1]))
+        return np.concatenate(columns) if columns else np.zeros(0, np.int64)
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -103,6 +115,11 @@ class GameSpec:
     reward_range: tuple[float, float] = (-1.0, 1.0)
     doc: str = ""
     extra: dict = field(default_factory=dict)
+    # Earlier versions a trained policy may still play: {version: its observation layout}.
+    # Listed only where the rules are unchanged since and every piece the earlier observation
+    # had is still there, meaning the same: such a policy reads those pieces of today's
+    # observation (``Layout.columns_of``) and plays exactly as it did.
+    earlier_observations: dict = field(default_factory=dict)
 
     @property
     def num_actions(self) -> int:

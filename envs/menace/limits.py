@@ -14,8 +14,13 @@ from . import cards as c
 from .rules import (
     ENERGY_GOAL,
     MAX_WOUNDS,
+    PAST_COL_ACCUSED,
+    PAST_COL_ACCUSED_CARD,
     PAST_COL_BALLOT,
+    PAST_COL_BRAWL_BY,
+    PAST_COL_BRAWL_TARGET,
     PAST_COL_CALLER,
+    PAST_COL_CLAIM,
     PAST_COL_CARDS,
     PAST_COL_ENERGY,
     PAST_COL_EXILED,
@@ -28,6 +33,7 @@ from .rules import (
     PAST_COL_USED,
     PAST_WIDTH,
     POOL,
+    P,
 )
 from .spec import N_DECISIONS
 from .tables import ABILITY_DISCARDS
@@ -37,6 +43,8 @@ CARD = Range(0, T - 1, "a Below Deck card type")
 CARD_OR_NONE = Range(-1, T - 1, "a card type, or -1")
 COUNT = Range(0, POOL, "cards of one round or one hand")
 SEAT_OR_PAST = Range(0, players, "a seat, or num_players once all have had their turn")
+# A whole game's count (`count_round`): at most a pool of cards a round, every round.
+GAME_COUNT = Range(0, lambda p: POOL * p["max_rounds"], "a count over the game so far")
 
 
 def _past(params: dict, bound: int) -> np.ndarray:
@@ -56,6 +64,13 @@ def _past(params: dict, bound: int) -> np.ndarray:
     low[PAST_COL_TARGET:PAST_COL_OXYGEN], high[PAST_COL_TARGET:PAST_COL_OXYGEN] = -1, n - 1
     high[PAST_COL_OXYGEN] = params["oxygen_max"]
     high[PAST_COL_ENERGY] = ENERGY_GOAL
+    for col in (PAST_COL_BRAWL_BY, PAST_COL_BRAWL_TARGET):
+        low[col], high[col] = -1, n - 1
+    low[PAST_COL_CLAIM:PAST_COL_ACCUSED], high[PAST_COL_CLAIM:PAST_COL_ACCUSED] = -1, 3
+    low[PAST_COL_ACCUSED:PAST_COL_ACCUSED_CARD] = -1
+    high[PAST_COL_ACCUSED:PAST_COL_ACCUSED_CARD] = n
+    low[PAST_COL_ACCUSED_CARD:PAST_COL_ACCUSED_CARD + P] = -1
+    high[PAST_COL_ACCUSED_CARD:PAST_COL_ACCUSED_CARD + P] = T - 1
     return high if bound else low
 
 
@@ -150,6 +165,13 @@ LIMITS = {
     "round_exiled": Range(0, _seat_bits, "one bit per seat"),
     "round_killed": Range(0, _seat_bits, "one bit per seat"),
     "past": Range(lambda p: _past(p, 0), lambda p: _past(p, 1), "a past round's row"),
+    "brawl_by": SEAT_OR_NONE,
+    "brawl_target": SEAT_OR_NONE,
+    **{field: GAME_COUNT for field in (
+        "game_played", "game_cards", "game_revealed", "game_calls", "game_ballots", "game_used",
+        "game_targets", "game_bloodwork", "game_surveilled", "game_intercepted", "game_claims",
+        "game_accused", "game_brawls", "game_agenda_targets",
+    )},
     "menace_fallen": FLAG,
     "coward_side": Range(0, 1, "crew or menace"),
     "repairs_played": Range(0, 100, "repairs played this game"),
@@ -186,6 +208,13 @@ def check(records: np.ndarray, params: dict):
             > c.EMMA_DECK_SIZE,
             f"the EmMA deck and its discards hold more than {c.EMMA_DECK_SIZE} cards",
         ),
+    )
+    past = records["past"]
+    checks += (
+        ((records["brawl_by"] == -1) != (records["brawl_target"] == -1),
+         "brawl_by and brawl_target must both name a seat, or both be -1"),
+        ((past[..., PAST_COL_BRAWL_BY] == -1) != (past[..., PAST_COL_BRAWL_TARGET] == -1),
+         "a past round's Brawl must name who chose and whom, or neither"),
     )
     for bad, message in checks:
         bad = bad.reshape(bad.shape[0], -1).any(-1)

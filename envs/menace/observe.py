@@ -29,8 +29,13 @@ from .cards import (
 from .rules import (
     ABSTAINED,
     NOBODY,
+    PAST_COL_ACCUSED,
+    PAST_COL_ACCUSED_CARD,
     PAST_COL_BALLOT,
+    PAST_COL_BRAWL_BY,
+    PAST_COL_BRAWL_TARGET,
     PAST_COL_CALLER,
+    PAST_COL_CLAIM,
     PAST_COL_CARDS,
     PAST_COL_ENERGY,
     PAST_COL_EXILED,
@@ -54,7 +59,8 @@ from .tables import ABILITY_OXYGEN, CHARACTER_ABILITIES
 # not learn the seat x slot x table lookup from `character` and `abilities_used` (its imitation
 # of the heuristic Crew, which sums exactly this, won 3% against the drain Menace where the
 # heuristic won 42%), so the sum is written out.
-SLOT_OXYGEN = ABILITY_OXYGEN[CHARACTER_ABILITIES] * 0.25  # [character, slot]
+SLOT_COST = ABILITY_OXYGEN[CHARACTER_ABILITIES].astype(np.float64)  # [character, slot]
+SLOT_OXYGEN = SLOT_COST * 0.25
 
 
 def _owner(ability: int) -> int:
@@ -131,10 +137,32 @@ _names = [p.name for p in _OBS.pieces]
     PAST_ABILITY_TARGETS,
     PAST_TRACKS,
     OXYGEN_SPENT,
+    BRAWL,
+    PAST_BRAWL,
+    PAST_CLAIMS,
+    PAST_ACCUSED,
+    PAST_ACCUSED_CARD,
+    GAME_REVEALED,
+    GAME_PLAYED,
+    GAME_OWN_PLAYED,
+    GAME_VOTE_CALLS,
+    GAME_BALLOTS,
+    GAME_ABILITIES_USED,
+    GAME_ABILITY_TARGETS,
+    GAME_OXYGEN_SPENT,
+    GAME_BLOODWORK,
+    GAME_SURVEILLED,
+    GAME_INTERCEPTED,
+    GAME_BRAWLS,
+    GAME_AGENDA_TARGETS,
+    GAME_CLAIMS,
+    GAME_ACCUSED,
 ) = range(len(_names))
 assert _names[PAST_TRACKS] == "past_tracks" and _names[SEEN_HAND] == "seen_hand"
 assert _names[OXYGEN_SPENT] == "oxygen_spent"
 assert _names[OWN_PLAYED] == "own_played" and _names[ABILITY_TARGETS] == "ability_targets"
+assert _names[BRAWL] == "brawl" and _names[GAME_ACCUSED] == "game_accused"
+assert _names[GAME_OXYGEN_SPENT] == "game_oxygen_spent"
 
 
 @kernel
@@ -244,6 +272,77 @@ def observe(s, seat, out, off, n):
                 if s["accused_card"][j] >= 0:
                     out[off[ACCUSED_CARD] + r * T + s["accused_card"][j]] = 1.0
     observe_past_rounds(s, seat, out, off, n)
+    for r in range(n):  # four rounds of two abilities can cost more than the scale's 8 Oxygen
+        out[off[OXYGEN_SPENT] + r] = min(out[off[OXYGEN_SPENT] + r], 2.0)
+    observe_game(s, seat, out, off, n, ch)
+
+
+@kernel
+def game_count(count):
+    """A whole-game count as the observation shows it: / 20, at most 2 (40 and beyond)."""
+    return min(count * 0.05, 2.0)
+
+
+@kernel
+def observe_game(s, seat, out, off, n, ch):
+    """Version 5: this round's Brawl, and what the whole game has shown this seat (the record's
+    `game_*` counts). Zero counts are skipped: the vector starts at zero."""
+    if s["brawl_by"] != NOBODY:
+        out[off[BRAWL] + relative(s["brawl_by"], seat, n)] = 1.0
+        out[off[BRAWL] + n + relative(s["brawl_target"], seat, n)] = 1.0
+    for card in range(T):
+        if s["game_revealed"][card]:
+            out[off[GAME_REVEALED] + card] = game_count(s["game_revealed"][card])
+        if s["game_cards"][seat, card]:
+            out[off[GAME_OWN_PLAYED] + card] = game_count(s["game_cards"][seat, card])
+    surveillant, interceptor = ch == SURVEILLANT, ch == INTERCEPTOR
+    used, talk = s["used"], s["table_talk"]
+    for r in range(n):
+        j = absolute(r, seat, n)
+        if s["game_played"][j]:
+            out[off[GAME_PLAYED] + r] = game_count(s["game_played"][j])
+        if s["game_calls"][j]:
+            out[off[GAME_VOTE_CALLS] + r] = game_count(s["game_calls"][j])
+        at = off[GAME_BALLOTS] + r * (n + 1)
+        for k in range(n):
+            if s["game_ballots"][j, k]:
+                out[at + relative(k, seat, n)] = game_count(s["game_ballots"][j, k])
+        if s["game_ballots"][j, n]:
+            out[at + n] = game_count(s["game_ballots"][j, n])
+        if s["character"][j] >= 0:  # abilities are used only after every pick is shown
+            spent = 0.0
+            for slot in range(2):
+                ended = s["game_used"][j, slot]
+                if ended:
+                    out[off[GAME_ABILITIES_USED] + 2 * r + slot] = game_count(ended)
+                spent += (ended + used[j, slot]) * SLOT_COST[s["character"][j], slot]
+            if spent:
+                out[off[GAME_OXYGEN_SPENT] + r] = game_count(spent)
+        for k in range(n):
+            rk = relative(k, seat, n)
+            if s["game_targets"][j, k]:
+                out[off[GAME_ABILITY_TARGETS] + r * n + rk] = game_count(s["game_targets"][j, k])
+            if s["game_brawls"][j, k]:
+                out[off[GAME_BRAWLS] + r * n + rk] = game_count(s["game_brawls"][j, k])
+            if s["game_agenda_targets"][j, k]:
+                out[off[GAME_AGENDA_TARGETS] + r * n + rk] = game_count(
+                    s["game_agenda_targets"][j, k])
+            if talk and s["game_accused"][j, k]:
+                out[off[GAME_ACCUSED] + r * n + rk] = game_count(s["game_accused"][j, k])
+        for card in range(T):
+            if s["game_bloodwork"][j, card]:
+                out[off[GAME_BLOODWORK] + r * T + card] = game_count(s["game_bloodwork"][j, card])
+            if surveillant and s["game_surveilled"][j, card]:
+                out[off[GAME_SURVEILLED] + r * T + card] = game_count(
+                    s["game_surveilled"][j, card])
+            if interceptor and s["game_intercepted"][j, card]:
+                out[off[GAME_INTERCEPTED] + r * T + card] = game_count(
+                    s["game_intercepted"][j, card])
+        if talk:
+            for category in range(3):
+                if s["game_claims"][j, category]:
+                    out[off[GAME_CLAIMS] + r * 3 + category] = game_count(
+                        s["game_claims"][j, category])
 
 
 @kernel
@@ -303,6 +402,28 @@ def observe_past_rounds(s, seat, out, off, n):
                             out[targets_at + r * n + relative(target, seat, n)] = 1.0
         if caller != NOBODY:
             out[off[PAST_VOTE_CALLER] + k * n + relative(caller, seat, n)] = 1.0
+        if row[PAST_COL_BRAWL_BY] != NOBODY:
+            at = off[PAST_BRAWL] + 2 * k * n
+            out[at + relative(row[PAST_COL_BRAWL_BY], seat, n)] = 1.0
+            out[at + n + relative(row[PAST_COL_BRAWL_TARGET], seat, n)] = 1.0
+        if s["table_talk"]:
+            observe_past_talk(row, k, seat, out, off, n)
+
+
+@kernel
+def observe_past_talk(row, k, seat, out, off, n):
+    """A past round's table talk, as `claims`, `accused` and `accused_card` showed it then."""
+    for r in range(n):
+        j = absolute(r, seat, n)
+        claim = row[PAST_COL_CLAIM + j]
+        if 0 <= claim < 3:
+            out[off[PAST_CLAIMS] + (k * n + r) * 3 + claim] = 1.0
+        accused = row[PAST_COL_ACCUSED + j]
+        if 0 <= accused < n:
+            out[off[PAST_ACCUSED] + (k * n + r) * n + relative(accused, seat, n)] = 1.0
+            card = row[PAST_COL_ACCUSED_CARD + j]
+            if card >= 0:
+                out[off[PAST_ACCUSED_CARD] + (k * n + r) * T + card] = 1.0
 
 
 _STATE = state_layout({"num_players": 4})

@@ -52,6 +52,9 @@ PARAMS = (
 )
 
 
+GAME = "over every round ended, / 20, at most 2: "
+
+
 def observation_layout(params: dict) -> Layout:
     """One seat's view; seats are relative (0 = the observer, 1 = next clockwise, ...).
 
@@ -60,6 +63,7 @@ def observation_layout(params: dict) -> Layout:
     n = params["num_players"]
     talk = n if params["table_talk"] else 0
     k = params["history_rounds"]
+    talk_k = k if params["table_talk"] else 0
     return Layout(
         (
             Piece("own_agenda", (N_AGENDAS,), "one-hot agenda of the observer"),
@@ -118,9 +122,52 @@ def observation_layout(params: dict) -> Layout:
             Piece("past_ability_targets", (k, n, n), "whom each seat's abilities chose then"),
             Piece("past_tracks", (k, 2), "Oxygen / 20 and Energy / 20 at the end of that round"),
             Piece("oxygen_spent", (n,), "Oxygen each seat spent on Above Deck Actions this round "
-                  "and in the past rounds shown, / 4"),
+                  "and in the past rounds shown, / 4, at most 2"),
+            # version 5: the Brawl's choice, past table talk, and the whole game's counts
+            Piece("brawl", (2, n), "this round's Brawl: one-hot who chose, one-hot whom"),
+            Piece("past_brawl", (k, 2, n), "that round's Brawl: who chose, whom"),
+            Piece("past_claims", (talk_k, n, 3), "that round's table talk: claims"),
+            Piece("past_accused", (talk_k, n, n), "that round's table talk: whom each accused"),
+            Piece("past_accused_card", (talk_k, n, N_CARD_TYPES), "of which card"),
+            Piece("game_revealed", (N_CARD_TYPES,), GAME + "cards revealed by type"),
+            Piece("game_played", (n,), GAME + "Below Deck cards each seat played"),
+            Piece("game_own_played", (N_CARD_TYPES,), GAME + "the observer's own cards by type"),
+            Piece("game_vote_calls", (n,), GAME + "votes each seat called"),
+            Piece("game_ballots", (n, n + 1), GAME + "ballots each seat cast for each seat, "
+                  "or abstained"),
+            Piece("game_abilities_used", (n, 2), GAME + "Above Deck Actions used, by slot"),
+            Piece("game_ability_targets", (n, n), GAME + "whom each seat's abilities chose"),
+            Piece("game_oxygen_spent", (n,), "Oxygen each seat spent on Above Deck Actions over "
+                  "the whole game, this round included, / 20, at most 2"),
+            Piece("game_bloodwork", (n, N_CARD_TYPES), GAME + "cards each seat revealed by "
+                  "Bloodwork"),
+            Piece("game_surveilled", (n, N_CARD_TYPES), GAME + "face-down cards of each seat the "
+                  "observer saw by Surveillance"),
+            Piece("game_intercepted", (n, N_CARD_TYPES), GAME + "deck tops of each seat the "
+                  "observer saw by Intercept"),
+            Piece("game_brawls", (n, n), GAME + "Brawl targets each seat chose"),
+            Piece("game_agenda_targets", (n, n), "whom each seat's agenda ability chose, this "
+                  "round included, / 20"),
+            Piece("game_claims", (talk, 3), GAME + "table-talk claims"),
+            Piece("game_accused", (talk, n), GAME + "whom each seat accused"),
         )
     )
+
+
+VERSION_5_PIECES = frozenset({
+    "brawl", "past_brawl", "past_claims", "past_accused", "past_accused_card", "game_revealed",
+    "game_played", "game_own_played", "game_vote_calls", "game_ballots", "game_abilities_used",
+    "game_ability_targets", "game_oxygen_spent", "game_bloodwork", "game_surveilled",
+    "game_intercepted", "game_brawls", "game_agenda_targets", "game_claims", "game_accused",
+})
+
+
+def observation_layout_v4(params: dict) -> Layout:
+    """Version 4's observation: version 5's without the pieces it added. The rules did not
+    change, so a policy trained on version 4 plays version 5 reading just these pieces."""
+    return Layout(tuple(
+        p for p in observation_layout(params).pieces if p.name not in VERSION_5_PIECES
+    ))
 
 
 def state_layout(params: dict) -> Layout:
@@ -157,12 +204,13 @@ def max_decisions(params: dict) -> int:
 
 SPEC = GameSpec(
     name="menace",
-    version=4,
+    version=5,
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     action_names=ACTION_NAMES,
     params=PARAMS,
     observation_layout=observation_layout,
+    earlier_observations={4: observation_layout_v4},
     state_layout=state_layout,
     max_decisions=max_decisions,
     teams=("crew", "menace"),

@@ -3,6 +3,7 @@
 import json
 import shutil
 
+import numpy as np
 import pytest
 import torch
 
@@ -28,6 +29,31 @@ def test_every_zoo_policy_matches_its_index_and_plays_its_team():
         vec = envs.make_vec(entry["game"], 4, seed=1, num_players=entry["players"])
         chosen = policy.act(vec.observe(vec.current_seat), vec.action_mask)
         assert vec.action_mask[range(4), chosen].all()
+
+
+def test_a_policy_of_an_earlier_observation_reads_its_pieces_of_todays():
+    """Menace version 5 only added pieces: the zoo's version-4 policies read the version-4
+    pieces of a version-5 observation, found by name, and act on them exactly as before."""
+    from agents.neural import load_policy
+    from envs.menace.spec import observation_layout_v4
+    from training.run_checkpoint import check_compatible
+
+    name = zoo.names("menace", "crew")[0]
+    assert zoo.entry(name)["version"] == 4 and envs.registry["menace"].version == 5
+    vec = envs.make_vec("menace", 64, seed=2, num_players=5)
+    policy = load_policy(zoo.path(f"zoo:{name}"), game="menace", greedy=True, num_players=5)
+    earlier, today = observation_layout_v4(vec.params), vec.spec.observation_layout(vec.params)
+    seen = today.split(vec.observation)
+    v4 = np.concatenate([seen[p.name].reshape(64, -1) for p in earlier.pieces], 1)
+    with torch.inference_mode():
+        logits, _ = policy.model.actor_step(torch.from_numpy(v4))
+    mask = torch.from_numpy(vec.action_mask)
+    expected = logits.masked_fill(~mask, -torch.inf).argmax(1).numpy()
+    assert (policy.act(vec.observation, vec.action_mask) == expected).all()
+    metadata = {**zoo.entry(name), "params": vec.params,
+                "observation_fingerprint": earlier.fingerprint()}
+    with pytest.raises(CheckpointError, match="version 4"):  # a training run does not resume
+        check_compatible(metadata, "menace", vec.params, "run", earlier=False)
 
 
 def test_a_zoo_policy_is_refused_at_another_table_size_and_left_out_of_its_population():

@@ -174,8 +174,12 @@ def test_table_talk_pieces_have_rows_only_with_table_talk():
     layout = SPEC.observation_layout(SPEC.resolve(num_players=5))
     talk = SPEC.observation_layout(SPEC.resolve(num_players=5, table_talk=1))
     sizes = {p.name: p.size for p in layout.pieces}
-    assert sizes["claims"] == sizes["accused"] == sizes["accused_card"] == 0
-    assert talk.size == layout.size + 5 * 3 + 5 * 5 + 5 * 11
+    talk_pieces = ("claims", "accused", "accused_card", "past_claims", "past_accused",
+                   "past_accused_card", "game_claims", "game_accused")
+    assert all(sizes[name] == 0 for name in talk_pieces)
+    # this round, the 3 past rounds shown, the whole game's counts
+    one_round = 5 * 3 + 5 * 5 + 5 * 11
+    assert talk.size == layout.size + 4 * one_round + 5 * 3 + 5 * 5
 
 
 def test_history_rounds_has_a_valid_range():
@@ -184,8 +188,8 @@ def test_history_rounds_has_a_valid_range():
     small = SPEC.observation_layout(SPEC.resolve(num_players=6, history_rounds=0))
     default = SPEC.observation_layout(SPEC.resolve(num_players=6))
     # per round: the round, revealed cards, played, caller, ballots, exiled, killed, own cards,
-    # abilities used, their targets, the tracks
-    per_round = 1 + 11 + 6 + 6 + 6 * 7 + 6 + 6 + 11 + 6 * 2 + 6 * 6 + 2
+    # abilities used, their targets, the tracks, the Brawl (who chose, whom)
+    per_round = 1 + 11 + 6 + 6 + 6 * 7 + 6 + 6 + 11 + 6 * 2 + 6 * 6 + 2 + 2 * 6
     assert default.size - small.size == 3 * per_round
 
 
@@ -221,3 +225,126 @@ def test_render_hides_a_pick_until_its_group_has_chosen():
                 assert CHARACTER_NAMES[ch] in vec.render(0, j)  # the picker sees its own
         vec.step(vec.action_mask.argmax(1))
     assert checked > 0
+
+
+# --- version 5: what a seat remembers for the whole game ----------------------------------------
+AB, BRAWL = card("Airlock Breach"), card("Brawl")
+
+
+def end_the_round(s):
+    """The seats still to act draw, nobody calls a vote: the round ends, the next begins."""
+    from tests.menace.scenario import legal
+
+    start = int(s["round"])
+    while s["round"] == start and not s["terminated"]:
+        act(s, "pass" if "pass" in legal(s) else "draw")
+
+
+def test_surveillance_is_remembered_after_the_round_by_its_user_alone():
+    decks = {2: [RM], 3: [RM]}
+    s = table(characters=(5, 4, 6, 7), hands={1: [AB]}, decks=decks, mission_leader=1)[0]
+    act(s, "play Airlock Breach", "draw", "draw", "use ability 1", "seat +1")
+    assert view(s, 0)["surveilled_cards"][AB] == 1 / 2 and not view(s, 0)["game_surveilled"].any()
+    end_the_round(s)
+    after = view(s, 0)
+    assert s["round"] == 2 and not after["surveilled_seat"].any()  # this round's: gone
+    expected = np.zeros((4, 11), np.float32)
+    expected[1, AB] = 1 / 20
+    assert np.array_equal(after["game_surveilled"], expected)  # the whole game's: kept
+    assert not any(view(s, seat)["game_surveilled"].any() for seat in (1, 2, 3))
+
+
+def test_intercept_is_remembered_after_the_round_by_its_user_alone():
+    s = table(characters=(6, 4, 5, 7), decks={0: [RM], 2: [RM, AB]}, energy=1)[0]
+    act(s, "use ability 2", "seat +2")
+    end_the_round(s)
+    assert s["round"] == 2 and not view(s, 0)["intercepted_seat"].any()
+    assert view(s, 0)["game_intercepted"][2, AB] == 1 / 20
+    assert view(s, 0)["game_intercepted"].sum() == np.float32(1 / 20)
+    assert not any(view(s, seat)["game_intercepted"].any() for seat in (1, 2, 3))
+
+
+def test_a_bloodwork_reveal_stays_public_for_the_whole_game():
+    s = table(characters=(0, 5, 6, 7), hands={2: [AB, RM]}, decks={0: [RM]}, oxygen=5)[0]
+    act(s, "use ability 1", "seat +2", "card Airlock Breach")
+    end_the_round(s)
+    assert s["round"] == 2 and not view(s, 3)["bloodwork_seat"].any()
+    for seat in range(4):  # seat 2 is +2 from seat 0, +3 from seat 3
+        counts = view(s, seat)["game_bloodwork"]
+        assert counts[(2 - seat) % 4, AB] == 1 / 20 and counts.sum() == np.float32(1 / 20)
+
+
+def test_a_brawl_choice_is_public_this_round_in_past_rounds_and_over_the_game():
+    st = table(hands={0: [BRAWL], 1: [BRAWL], 2: [RM], 3: [RM]}, decks={0: [RM], 1: [RM]})
+    s = st[0]
+    act(s, "play Brawl", "play Brawl", "play Raise Morale", "play Raise Morale", "seat +2")
+    v = view(s, 1)  # the Mission Leader, seat 0, is +3 from seat 1; seat 2, whom it chose, +1
+    assert np.array_equal(v["brawl"], np.stack([one_hot(4, 3), one_hot(4, 1)]))
+    assert not v["game_brawls"].any()
+    end_the_round(s)
+    v = view(s, 1)
+    assert not v["brawl"].any()
+    assert np.array_equal(v["past_brawl"][0], np.stack([one_hot(4, 3), one_hot(4, 1)]))
+    expected = np.zeros((4, 4), np.float32)
+    expected[3, 1] = 1 / 20
+    assert np.array_equal(v["game_brawls"], expected)
+
+
+def test_past_table_talk_is_kept_in_the_window_and_counted_over_the_game():
+    s = table(emma=[RM] * 20, oxygen=6, table_talk=1)[0]
+    act(s, "draw", "draw", "draw", "draw", "yes")
+    act(s, "claim Bad", "seat +2", "card Airlock Breach", "pass", "pass")
+    act(s, "claim Good", "pass", "claim Neutral", "pass")
+    while s["round"] == 1:
+        act(s, "pass")  # everyone abstains
+    v = view(s, 1)  # seat 0, who claimed Bad and accused seat 2, is +3 from seat 1
+    assert not v["claims"].any()
+    assert v["past_claims"][0, 3, 2] == 1 and v["past_claims"][0, 1, 0] == 1
+    assert v["past_claims"][0].sum() == 3  # seat 1 said nothing
+    assert v["past_accused"][0, 3, 1] == 1 and v["past_accused"][0].sum() == 1
+    assert v["past_accused_card"][0, 3, AB] == 1 and v["past_accused_card"][0].sum() == 1
+    assert np.array_equal(v["game_claims"], v["past_claims"][0] / 20)
+    assert np.array_equal(v["game_accused"], v["past_accused"][0] / 20)
+
+
+def test_the_whole_game_keeps_votes_and_cards_the_window_has_let_go():
+    s = first_round(history_rounds=1)
+    one_round = view(s, 0)
+    act(s, "draw", "draw", "pass", "draw", "pass", "pass")  # round 2: no vote
+    v = view(s, 0)
+    assert not v["past_ballots"].any()  # round 1 has left the one-round window
+    assert np.array_equal(v["game_ballots"], one_round["past_ballots"][0] / 20)
+    assert np.array_equal(v["game_vote_calls"], one_hot(4, 0) / 20)
+    assert np.allclose(v["game_played"], np.array([1, 0, 1, 1]) / 20)
+    assert np.allclose(v["game_own_played"], one_hot(11, BR) / 20)
+    revealed = np.zeros(11, np.float32)
+    revealed[BR], revealed[RM] = 2 / 20, 3 / 20  # round 1's three cards, round 2's two EmMA
+    assert np.allclose(v["game_revealed"], revealed)
+
+
+def test_an_agenda_ability_choice_is_counted_when_made():
+    s = first_round()
+    act(s, "draw", "draw")
+    assert s["decision"] == 13 and s["current_seat"] == 3  # The Witness died on its turn
+    act(s, "seat +1")  # and reveals seat 0's agenda
+    assert s["revealed"][0]
+    expected = np.zeros((4, 4), np.float32)
+    expected[3, 0] = 1 / 20  # seat 3, +3 from seat 0, chose seat 0
+    assert np.array_equal(view(s, 0)["game_agenda_targets"], expected)
+
+
+def test_oxygen_spent_stays_within_its_bound_and_the_whole_game_keeps_the_rest():
+    """Version 4's `oxygen_spent` could pass 2 (audit O2): a seat spending 1 Oxygen a round for
+    nine rounds, history 8, showed 2.25. It now stops at 2; `game_oxygen_spent` has all nine."""
+    from envs.menace.rules import PAST_COL_HELD, PAST_COL_USED
+
+    s = lockdown_round()  # seat 1 (Sela) used Lockdown (slot 2, 1 Oxygen) this round
+    s["history_rounds"] = 8
+    for k in range(8):  # and in each of eight past rounds
+        s["past"][k, PAST_COL_HELD] = 1
+        s["past"][k, PAST_COL_USED + 2 * 1 + 1] = 1
+    s["game_used"][1, 1] = 8
+    v = view(s, 0)
+    assert v["oxygen_spent"][1] == 2.0
+    assert v["game_oxygen_spent"][1] == np.float32(9 / 20)
+    assert v["game_abilities_used"][1, 1] == np.float32(8 / 20)  # the rounds ended

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import envs
-from envs import amongus_v6, menace_v4
+from envs import amongus_v6, menace_v5
 from envs.core.engine import VecEnv
 from envs.core.limits import check_records
 
@@ -44,8 +44,8 @@ def test_first_index_too_large_names_the_argument():
 @pytest.mark.parametrize("value", [1.0, "1", 0.0, 2])
 def test_bool_param_given_1_0_is_refused(value):
     with pytest.raises(ValueError, match="advanced.*must be a bool"):
-        menace_v4.env(advanced=value)
-    assert menace_v4.env(advanced=True) and menace_v4.env(advanced=np.int64(1))
+        menace_v5.env(advanced=value)
+    assert menace_v5.env(advanced=True) and menace_v5.env(advanced=np.int64(1))
 
 
 @pytest.mark.parametrize("seats", [1.7, "1", None, 2**70, -1, 6, np.arange(3), np.zeros(8)])
@@ -58,7 +58,7 @@ def test_observe_seat_that_is_not_a_seat_is_refused(seats):
 
 @pytest.mark.parametrize("call", ["observe", "state", "step", "last", "agent_iter", "render"])
 def test_raw_env_misuse_before_reset_raises(call):
-    raw = menace_v4.raw_env(render_mode="ansi")
+    raw = menace_v5.raw_env(render_mode="ansi")
     args = {"observe": ("player_0",), "step": (0,)}.get(call, ())
     with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
         getattr(raw, call)(*args)
@@ -79,7 +79,7 @@ def test_raw_env_step_after_the_game_ended_raises():
 
 @pytest.mark.parametrize("seat", [6, -1, 99, "player_0", 1.0])
 def test_raw_env_render_of_a_seat_not_at_the_table_is_refused(seat):
-    raw = menace_v4.raw_env(render_mode="ansi", num_players=6)
+    raw = menace_v5.raw_env(render_mode="ansi", num_players=6)
     raw.reset(seed=0)
     with pytest.raises(ValueError, match="seat"):
         raw.render(seat)
@@ -154,7 +154,7 @@ def _continue(env):
 
 def test_vecenv_and_aec_env_unpickle_in_a_spawn_pool():
     vec = envs.make_vec("amongus", 4, seed=0)
-    aec = menace_v4.env()
+    aec = menace_v5.env()
     aec.reset(seed=3)
     expected = [_continue(pickle.loads(pickle.dumps(x))) for x in (vec, aec)]
     with mp.get_context("spawn").Pool(1) as pool:

@@ -33,6 +33,8 @@ def start_of_round_flags(s):
     s["killed_this_round"] = False
     s["backstab_spent"] = False
     s["brawl_spent"] = False
+    s["brawl_by"] = NOBODY
+    s["brawl_target"] = NOBODY
     s["veto_user"] = NOBODY
     s["veto_armed"] = False
     s["veto_asked"] = False

@@ -71,8 +71,13 @@ PAST_COL_USED = PAST_COL_CARDS + P * T  # + seat * 2 + slot: Above Deck Action u
 PAST_COL_TARGET = PAST_COL_USED + 2 * P  # + seat * 2 + slot: whom it chose, NOBODY if no one
 PAST_COL_OXYGEN = PAST_COL_TARGET + 2 * P  # the tracks at the end of that round
 PAST_COL_ENERGY = PAST_COL_OXYGEN + 1
-PAST_WIDTH = 160
-assert PAST_COL_ENERGY < PAST_WIDTH
+PAST_COL_BRAWL_BY = PAST_COL_ENERGY + 1  # who chose the Brawl's target, NOBODY if no Brawl
+PAST_COL_BRAWL_TARGET = PAST_COL_BRAWL_BY + 1  # whom the Brawl wounded
+PAST_COL_CLAIM = PAST_COL_BRAWL_TARGET + 1  # + seat: table talk, as the record's `claim`
+PAST_COL_ACCUSED = PAST_COL_CLAIM + P  # + seat: as the record's `accused`
+PAST_COL_ACCUSED_CARD = PAST_COL_ACCUSED + P  # + seat: as the record's `accused_card`
+PAST_WIDTH = 184
+assert PAST_COL_ACCUSED_CARD + P <= PAST_WIDTH
 
 DTYPE = make_dtype(
     SPEC,
@@ -169,6 +174,26 @@ DTYPE = make_dtype(
         ("round_exiled", np.uint8),  # seats exiled this round, one bit each
         ("round_killed", np.uint8),  # seats killed this round, one bit each
         ("past", np.int8, (MAX_HISTORY_ROUNDS, PAST_WIDTH)),  # rows: see PAST_COL_*
+        ("brawl_by", np.int8),  # this round's Brawl: who chose its target, NOBODY if none yet
+        ("brawl_target", np.int8),
+        # What happened over the whole game, counted when a round ends (`remember_round`):
+        # the memory a careful player keeps beyond the past rounds the observation details.
+        ("game_played", np.int16, (P,)),  # Below Deck cards each seat played
+        ("game_cards", np.int16, (P, T)),  # which cards: each seat's own secret
+        ("game_revealed", np.int16, (T,)),  # cards revealed in Resolution Phases
+        ("game_calls", np.int16, (P,)),  # votes each seat called
+        ("game_ballots", np.int16, (P, P + 1)),  # [voter, seat voted for]; last: abstained
+        ("game_used", np.int16, (P, 2)),  # Above Deck Actions used, by slot of the character
+        ("game_targets", np.int16, (P, P)),  # [user, seat its abilities chose]
+        ("game_bloodwork", np.int16, (P, T)),  # cards each seat revealed by Bloodwork
+        ("game_surveilled", np.int16, (P, T)),  # face-down cards Surveillance saw (its user's)
+        ("game_intercepted", np.int16, (P, T)),  # deck tops Intercept saw (its user's)
+        ("game_claims", np.int16, (P, 3)),  # table talk: Good, Neutral, Bad claimed
+        ("game_accused", np.int16, (P, P)),  # table talk: [accuser, accused]
+        ("game_brawls", np.int16, (P, P)),  # [who chose, whom the Brawl wounded]
+        # counted when chosen, this round included: several seats may use one in a round, and
+        # an agenda ability is used once a game, so the count is its whole public record
+        ("game_agenda_targets", np.int16, (P, P)),  # [owner, whom its agenda ability chose]
         # sides and goals
         ("menace_fallen", np.bool_),  # a Menace has been exiled or killed
         ("coward_side", np.int8),

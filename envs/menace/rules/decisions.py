@@ -196,10 +196,13 @@ def step(s, action):
             s["veto_asked"] = True
     elif decision == BRAWL_TARGET:
         s["brawl_pending"] = False
+        s["brawl_by"] = seat
+        s["brawl_target"] = target
         wound(s, target)
     elif decision == AGENDA_TARGET:
         s["agenda_due"][seat] = False
         if action != PASS:
+            s["game_agenda_targets"][seat, target] += 1
             use_agenda_ability(s, seat, target)
     elif decision == CALL_VOTE:
         if action == YES:

@@ -13,8 +13,15 @@ from .board import (
     END_OF_ROUND,
     ENERGY_GOAL,
     P,
+    ABSTAINED,
+    NOBODY,
+    PAST_COL_ACCUSED,
+    PAST_COL_ACCUSED_CARD,
     PAST_COL_BALLOT,
+    PAST_COL_BRAWL_BY,
+    PAST_COL_BRAWL_TARGET,
     PAST_COL_CALLER,
+    PAST_COL_CLAIM,
     PAST_COL_CARDS,
     PAST_COL_ENERGY,
     PAST_COL_EXILED,
@@ -104,3 +111,45 @@ def remember_round(s):
             row[PAST_COL_TARGET + 2 * seat + slot] = s["ability_target"][seat, slot]
     row[PAST_COL_OXYGEN] = s["oxygen"]
     row[PAST_COL_ENERGY] = s["energy"]
+    row[PAST_COL_BRAWL_BY] = s["brawl_by"]
+    row[PAST_COL_BRAWL_TARGET] = s["brawl_target"]
+    row[PAST_COL_CLAIM : PAST_COL_CLAIM + P] = s["claim"]
+    row[PAST_COL_ACCUSED : PAST_COL_ACCUSED + P] = s["accused"]
+    row[PAST_COL_ACCUSED_CARD : PAST_COL_ACCUSED_CARD + P] = s["accused_card"]
+    count_round(s)
+
+
+@kernel
+def count_round(s):
+    """Adds the round just ended to the whole game's counts (the record's `game_*` fields):
+    what a careful player still knows after the rounds shown in detail have gone by."""
+    n = s["num_players"]
+    s["game_revealed"] += s["revealed_cards"]
+    if s["brawl_by"] != NOBODY:
+        s["game_brawls"][s["brawl_by"], s["brawl_target"]] += 1
+    if s["vote_called"]:
+        s["game_calls"][s["vote_caller"]] += 1
+    for seat in range(n):
+        s["game_played"][seat] += s["played_n"][seat]
+        s["game_cards"][seat] += s["played"][seat]
+        if s["vote_called"]:
+            ballot = s["ballot"][seat]
+            if ballot == ABSTAINED:
+                s["game_ballots"][seat, n] += 1
+            elif ballot >= 0:
+                s["game_ballots"][seat, ballot] += 1
+        for slot in range(2):
+            if s["used"][seat, slot]:
+                s["game_used"][seat, slot] += 1
+                if s["ability_target"][seat, slot] != NOBODY:
+                    s["game_targets"][seat, s["ability_target"][seat, slot]] += 1
+        if s["bloodwork"][seat] >= 0:
+            s["game_bloodwork"][seat, s["bloodwork"][seat]] += 1
+        if 0 <= s["claim"][seat] < 3:
+            s["game_claims"][seat, s["claim"][seat]] += 1
+        if 0 <= s["accused"][seat] < n:
+            s["game_accused"][seat, s["accused"][seat]] += 1
+        for observer in range(n):  # only the user of Surveillance or Intercept saw anything
+            s["game_surveilled"][seat] += s["seen_played"][observer, seat]
+            if s["seen_top"][observer, seat] >= 0:
+                s["game_intercepted"][seat, s["seen_top"][observer, seat]] += 1

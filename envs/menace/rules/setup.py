@@ -81,6 +81,20 @@ def clear_table(s):
     s["accused"][:] = NOBODY
     s["accused_card"][:] = -1
     s["past"][:, :] = 0
+    s["game_played"][:] = 0
+    s["game_cards"][:, :] = 0
+    s["game_revealed"][:] = 0
+    s["game_calls"][:] = 0
+    s["game_ballots"][:, :] = 0
+    s["game_used"][:, :] = 0
+    s["game_targets"][:, :] = 0
+    s["game_bloodwork"][:, :] = 0
+    s["game_surveilled"][:, :] = 0
+    s["game_intercepted"][:, :] = 0
+    s["game_claims"][:, :] = 0
+    s["game_accused"][:, :] = 0
+    s["game_brawls"][:, :] = 0
+    s["game_agenda_targets"][:, :] = 0
     start_of_round_flags(s)
 
 
