@@ -117,8 +117,6 @@ class Args:
     explore early, then let the policy commit"""
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
-    target_kl: float | None = None
-    """stop a team's update epochs early once the last minibatch's approximate KL passes this"""
     model: str = "mlp"
     """"mlp", or "gru" for a recurrent actor that remembers the seat's own game"""
     hidden: tuple[int, ...] = (64, 64)
@@ -222,9 +220,6 @@ class Args:
     """updates between restarts of each exploiter from its start (the imitated clone), each
     after a snapshot into the league (0: never): a restarted exploiter looks for a new weakness
     instead of following the learners as they fix the old one"""
-    anchor_imitation: bool = True
-    """keep the imitated actor in the league for good: the teams keep meeting the opponent
-    they started from, so they cannot forget how to beat it"""
     snapshot_every: int = 10
     """updates between snapshots added to the league"""
     checkpoint_every: int = 50
@@ -284,7 +279,7 @@ class Args:
         for name in ("learning_rate", "imitation_lr", "imitation_share", "ent_coef",
                      "ent_coef_final", "vf_coef", "max_grad_norm",
                      "teacher_coef", "teacher_until", "teacher_final",
-                     "clip_coef", "target_kl", "seconds", "gamma", "gae_lambda", "belief_coef",
+                     "clip_coef", "seconds", "gamma", "gae_lambda", "belief_coef",
                      "shaping_coef"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)):
@@ -501,8 +496,6 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
                 stats[key].append(v.item())
             if head:
                 stats["belief_loss"].append(belief_loss.item())
-        if args.target_kl is not None and stats["approx_kl"][-1] > args.target_kl:
-            break
     bad = [name for name, p in model.named_parameters() if not torch.isfinite(p).all()]
     if bad:
         raise TrainingError(f"weights became non-finite in {bad[:3]}: lower the learning rate; "
@@ -665,8 +658,8 @@ def warm_start(run: Run, args: Args, run_start: float) -> int:
     for g, team in run.exploiters.items():  # each exploiter starts from its team's clone
         run.exploiter_start[g] = _copy_state(run.models[int(run.team_group[team])])
         run.restart_exploiter(g, args)
-    for g in run.trained:
-        if args.anchor_imitation and g not in run.exploiters:
+    for g in run.trained:  # anchors: the teams keep meeting the opponent they started from
+        if g not in run.exploiters:
             run.pool.add(run.groups[g], run.models[g], anchor=True)
     if args.progress:  # each team's fit: a minority team's can lag far behind
         fits = ", ".join(f"{run.groups[g]} {v:.3f}" for g, v in losses.items())
