@@ -56,13 +56,6 @@ def _team_widths(text: str) -> tuple[str, tuple[int, ...]]:
     return _team_setting(text, _widths, "TEAM=WIDTHS, e.g. crew=256,256")
 
 
-def _share(text: str) -> float:
-    value = _non_negative(text)
-    if value >= 1:
-        raise argparse.ArgumentTypeError(f"expected a share in [0, 1), got {text!r}")
-    return value
-
-
 def _finite(text: str) -> float:
     try:
         value = float(text)
@@ -211,13 +204,6 @@ def register(subparsers) -> argparse.ArgumentParser:
                    metavar="TEAM=X", help="that team's learner stops learning after this share "
                    "of the budget and plays on as it is, e.g. crew=0.7 (repeatable; default: "
                    "to the end)")
-    p.add_argument("--exploiter-share", type=_share, default=d.exploiter_share,
-                   help="share of games in which one team is played by its exploiter, a "
-                   "second network that learns only to beat the other teams' learners, with no "
-                   "teacher term (default %(default)s: none)")
-    p.add_argument("--exploiter-reset", type=_count, default=d.exploiter_reset,
-                   help="updates between restarts of the exploiters from the imitated clone "
-                   "(default %(default)s: never)")
     p.add_argument("--critic-warmup", type=_count, default=d.critic_warmup,
                    help="updates after the warm start that train the critic only "
                    "(default %(default)s)")
@@ -283,8 +269,6 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         team_teacher_final=dict(ns.team_teacher_final),
         team_teacher_until=dict(ns.team_teacher_until),
         team_train_until=dict(ns.team_train_until),
-        exploiter_share=ns.exploiter_share,
-        exploiter_reset=ns.exploiter_reset,
         critic_warmup=ns.critic_warmup,
         eval_every=ns.eval_every,
         eval_games=ns.eval_games,
