@@ -53,8 +53,6 @@ from training.run_checkpoint import (
     save_run_checkpoint,
     seen_in_training,
 )
-from training.shaping import Shaping
-from training.shaping import check_game as check_shaping
 
 __all__ = ["Args", "TrainingError", "latest_checkpoint", "ppo_update", "train"]
 
@@ -97,11 +95,6 @@ class Args:
     gamma: float = 0.99
     """discount per own decision of a seat (not per table move)"""
     gae_lambda: float = 0.95
-    shaping_coef: float = 0.0
-    """potential-based reward shaping (``training.shaping``; Ng et al., 1999): each seat's
-    transition also earns this times ``gamma * Phi(next own decision) - Phi(this one)``, with
-    ``Phi`` read from the seat's own observation by the game's potential. Training only: the
-    rewards credited and logged, and every evaluation, are the game's own. 0: off"""
     num_minibatches: int = 4
     """minibatches per epoch, per team"""
     update_epochs: int = 2
@@ -267,17 +260,12 @@ class Args:
         for name in ("learning_rate", "imitation_lr", "imitation_share", "ent_coef",
                      "ent_coef_final", "vf_coef", "max_grad_norm",
                      "teacher_coef", "teacher_until", "teacher_final",
-                     "clip_coef", "seconds", "gamma", "gae_lambda", "belief_coef",
-                     "shaping_coef"):
+                     "clip_coef", "seconds", "gamma", "gae_lambda", "belief_coef"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)):
                 raise ValueError(f"{name} must be a finite number, got {value!r}")
         if not self.learning_rate > 0:
             raise ValueError(f"learning_rate must be positive, got {self.learning_rate}")
-        if self.shaping_coef < 0:
-            raise ValueError(f"shaping_coef must be >= 0, got {self.shaping_coef}")
-        if self.shaping_coef:
-            check_shaping(self.game)
         if self.belief_coef < 0:
             raise ValueError(f"belief_coef must be >= 0, got {self.belief_coef}")
         if self.ent_coef < 0 or (self.ent_coef_final is not None and self.ent_coef_final < 0):
@@ -716,8 +704,6 @@ def train(args: Args) -> dict[str, Path]:
                           run.teacher if args.teacher_coef > 0 else None)
     buf = collector.buf
     gather = Minibatches(buf.tensors(), helper)
-    shaping = Shaping(args.game, run.env.params, args.shaping_coef, args.gamma,
-                      run.env.num_players) if args.shaping_coef else None
     log = TrainingLog(args, out, run.env.spec.teams, clock, run.counters, run_start, held_out)
     counters, last_eval, paths = run.counters, {}, {}
     while True:
@@ -729,9 +715,8 @@ def train(args: Args) -> dict[str, Path]:
 
         stats = collector.collect()
 
-        rewards = buf.rewards if shaping is None else buf.rewards + shaping(buf)  # not credited
         advantages, returns, resolved = per_seat_gae(  # along each seat's own decisions
-            rewards, buf.values.numpy(), buf.done, buf.seat, buf.valid, run.env.num_players,
+            buf.rewards, buf.values.numpy(), buf.done, buf.seat, buf.valid, run.env.num_players,
             args.gamma, args.gae_lambda, cut=buf.cut)
         buf.advantages.numpy()[:], buf.returns.numpy()[:] = advantages, returns
 
