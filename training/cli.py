@@ -144,8 +144,6 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="entropy bonus at the start (default %(default)s)")
     p.add_argument("--ent-coef-final", type=_non_negative, default=d.ent_coef_final,
                    help="entropy bonus at the end of the budget (default %(default)s)")
-    p.add_argument("--model", choices=("mlp", "gru"), default=d.model,
-                   help="gru: a recurrent actor with per-seat memory (default %(default)s)")
     p.add_argument("--hidden", type=_widths, default=d.hidden, help="MLP widths, e.g. 64,64")
     p.add_argument("--team-hidden", type=_team_widths, action="append", default=[],
                    metavar="TEAM=WIDTHS", help="that team's MLP widths instead of --hidden, "
@@ -243,7 +241,6 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         update_epochs=ns.epochs,
         ent_coef=ns.ent_coef,
         ent_coef_final=ns.ent_coef_final,
-        model=ns.model,
         hidden=ns.hidden,
         team_hidden=dict(ns.team_hidden),
         centralised_critic=ns.centralised_critic,
