@@ -63,6 +63,11 @@ class TrainingError(ValueError):
 
 @dataclass
 class Args:
+    """The trainer's options. Most have a flag of ``hiddendeck train``; PPO's standard
+    hyperparameters, ``scripted_share`` and ``model``, which no published run changed from the
+    command line, are set in a recipe's ``[trainer]`` table, which takes any field
+    (``training.recipes``; docs/training.md, "Options set in a recipe")."""
+
     game: str = "amongus"
     """registered game to train on"""
     num_players: int = 6
