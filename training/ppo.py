@@ -519,7 +519,6 @@ class Run:
         return self.warm_start_players[0] if self.warm_start_players else None
 
 
-
 def run_directory(out: str) -> Path:
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -583,10 +582,9 @@ def warm_start(run: Run, args: Args, run_start: float) -> int:
             param_group["lr"] = args.imitation_lr
     deadline = None if args.seconds is None else run_start + args.imitation_share * args.seconds
     losses = imitate(run.env, run.warm_start_players, run.fixed_players, run.team_group,
-                     run.models, run.optimizers,
-                     args.num_steps, args.imitation_steps, 2 * args.num_minibatches,
-                     args.max_grad_norm, args.imitation_epochs, deadline, run.rng,
-                     progress=args.progress)
+                     run.models, run.optimizers, args.num_steps, args.imitation_steps,
+                     2 * args.num_minibatches, args.max_grad_norm, args.imitation_epochs,
+                     deadline, run.rng, progress=args.progress)
     run.env.reset()
     for g in run.trained:  # anchors: the teams keep meeting the opponent they started from
         run.pool.add(run.groups[g], run.models[g], anchor=True)

@@ -11,8 +11,8 @@ never trains on (``training.gae``).
 Who plays a row: the deciding seat's side (its team, or with one shared policy, the seat) is
 either its learner (``side_group``: that side's own network group) or a league member drawn
 for that game (``opponent [B, sides]``: -1 for a learner, else a member id of
-``training.pool``). Each step sorts its games by the
-player that decides them, so each network reads one slice.
+``training.pool``). Each step sorts its games by the player that decides them, so each network
+reads one slice.
 """
 
 from __future__ import annotations
