@@ -56,13 +56,6 @@ def _team_widths(text: str) -> tuple[str, tuple[int, ...]]:
     return _team_setting(text, _widths, "TEAM=WIDTHS, e.g. crew=256,256")
 
 
-def _share(text: str) -> float:
-    value = _non_negative(text)
-    if value >= 1:
-        raise argparse.ArgumentTypeError(f"expected a share in [0, 1), got {text!r}")
-    return value
-
-
 def _finite(text: str) -> float:
     try:
         value = float(text)
@@ -151,11 +144,6 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="entropy bonus at the start (default %(default)s)")
     p.add_argument("--ent-coef-final", type=_non_negative, default=d.ent_coef_final,
                    help="entropy bonus at the end of the budget (default %(default)s)")
-    p.add_argument("--shaping-coef", type=_non_negative, default=d.shaping_coef,
-                   help="potential-based reward shaping, training only (default %(default)s: "
-                   "off; menace and amongus, see docs/training.md)")
-    p.add_argument("--model", choices=("mlp", "gru"), default=d.model,
-                   help="gru: a recurrent actor with per-seat memory (default %(default)s)")
     p.add_argument("--hidden", type=_widths, default=d.hidden, help="MLP widths, e.g. 64,64")
     p.add_argument("--team-hidden", type=_team_widths, action="append", default=[],
                    metavar="TEAM=WIDTHS", help="that team's MLP widths instead of --hidden, "
@@ -211,13 +199,6 @@ def register(subparsers) -> argparse.ArgumentParser:
                    metavar="TEAM=X", help="that team's learner stops learning after this share "
                    "of the budget and plays on as it is, e.g. crew=0.7 (repeatable; default: "
                    "to the end)")
-    p.add_argument("--exploiter-share", type=_share, default=d.exploiter_share,
-                   help="share of games in which one team is played by its exploiter, a "
-                   "second network that learns only to beat the other teams' learners, with no "
-                   "teacher term (default %(default)s: none)")
-    p.add_argument("--exploiter-reset", type=_count, default=d.exploiter_reset,
-                   help="updates between restarts of the exploiters from the imitated clone "
-                   "(default %(default)s: never)")
     p.add_argument("--critic-warmup", type=_count, default=d.critic_warmup,
                    help="updates after the warm start that train the critic only "
                    "(default %(default)s)")
@@ -260,8 +241,6 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         update_epochs=ns.epochs,
         ent_coef=ns.ent_coef,
         ent_coef_final=ns.ent_coef_final,
-        shaping_coef=ns.shaping_coef,
-        model=ns.model,
         hidden=ns.hidden,
         team_hidden=dict(ns.team_hidden),
         centralised_critic=ns.centralised_critic,
@@ -283,8 +262,6 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         team_teacher_final=dict(ns.team_teacher_final),
         team_teacher_until=dict(ns.team_teacher_until),
         team_train_until=dict(ns.team_train_until),
-        exploiter_share=ns.exploiter_share,
-        exploiter_reset=ns.exploiter_reset,
         critic_warmup=ns.critic_warmup,
         eval_every=ns.eval_every,
         eval_games=ns.eval_games,

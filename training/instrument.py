@@ -166,14 +166,10 @@ class TrainingLog:
                         if "heuristic" in refs)
         if held and self.held_out.free_for_all:
             held += " (mean position)"
-        exploiters = " ".join(f"{key.split('/', 1)[1]} {value:.2f}"
-                              for key, value in charts.items()
-                              if key.startswith("exploiter_win_rate/"))
         self.progress.show(
             f"[{args.game}] {step:,}{'' if args.total_steps is None else f'/{args.total_steps:,}'}"
             f" steps  {time.perf_counter() - self.run_start:,.0f} s  {self.sps:,.0f} steps/s  "
             + (f"vs heuristic: {held}  " if held else "")
-            + (f"exploiters win: {exploiters}  " if exploiters else "")
             + f"EV {' '.join(f'{v:.2f}' for v in explained.values())}  "
             f"credited {self.credited_share:.1%}  outside-net {clock.outside_share:.0%}",
             final=final,

@@ -53,8 +53,6 @@ from training.run_checkpoint import (
     save_run_checkpoint,
     seen_in_training,
 )
-from training.shaping import Shaping
-from training.shaping import check_game as check_shaping
 
 __all__ = ["Args", "TrainingError", "latest_checkpoint", "ppo_update", "train"]
 
@@ -65,6 +63,11 @@ class TrainingError(ValueError):
 
 @dataclass
 class Args:
+    """The trainer's options. Most have a flag of ``hiddendeck train``; PPO's standard
+    hyperparameters, ``scripted_share`` and ``model``, which no published run changed from the
+    command line, are set in a recipe's ``[trainer]`` table, which takes any field
+    (``training.recipes``; docs/training.md, "Options set in a recipe")."""
+
     game: str = "amongus"
     """registered game to train on"""
     num_players: int = 6
@@ -97,11 +100,6 @@ class Args:
     gamma: float = 0.99
     """discount per own decision of a seat (not per table move)"""
     gae_lambda: float = 0.95
-    shaping_coef: float = 0.0
-    """potential-based reward shaping (``training.shaping``; Ng et al., 1999): each seat's
-    transition also earns this times ``gamma * Phi(next own decision) - Phi(this one)``, with
-    ``Phi`` read from the seat's own observation by the game's potential. Training only: the
-    rewards credited and logged, and every evaluation, are the game's own. 0: off"""
     num_minibatches: int = 4
     """minibatches per epoch, per team"""
     update_epochs: int = 2
@@ -117,8 +115,6 @@ class Args:
     explore early, then let the policy commit"""
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
-    target_kl: float | None = None
-    """stop a team's update epochs early once the last minibatch's approximate KL passes this"""
     model: str = "mlp"
     """"mlp", or "gru" for a recurrent actor that remembers the seat's own game"""
     hidden: tuple[int, ...] = (64, 64)
@@ -210,21 +206,6 @@ class Args:
     critic_warmup: int = 4
     """updates after the warm start in which only the critic learns (on the imitated actor's
     own games), so PPO's first advantages come from a critic that knows the policy"""
-    exploiter_share: float = 0.0
-    """share of newly dealt games given to exploiters (AlphaStar's main exploiters, Vinyals et
-    al. 2019; 0: none). Each trained team gets a second network, started from the same imitated
-    clone, that plays only against the other teams' learners (no league) and learns with no
-    teacher term, so it looks for whatever beats them now. Its snapshots join its team's league,
-    and the learners train on its games too, so a weakness it finds is one they must fix: self-
-    play alone never meets a style of play the teacher does not have (the Menace crew lost 74%
-    against the drain script it never met). Team games with every team trained"""
-    exploiter_reset: int = 0
-    """updates between restarts of each exploiter from its start (the imitated clone), each
-    after a snapshot into the league (0: never): a restarted exploiter looks for a new weakness
-    instead of following the learners as they fix the old one"""
-    anchor_imitation: bool = True
-    """keep the imitated actor in the league for good: the teams keep meeting the opponent
-    they started from, so they cannot forget how to beat it"""
     snapshot_every: int = 10
     """updates between snapshots added to the league"""
     checkpoint_every: int = 50
@@ -284,17 +265,12 @@ class Args:
         for name in ("learning_rate", "imitation_lr", "imitation_share", "ent_coef",
                      "ent_coef_final", "vf_coef", "max_grad_norm",
                      "teacher_coef", "teacher_until", "teacher_final",
-                     "clip_coef", "target_kl", "seconds", "gamma", "gae_lambda", "belief_coef",
-                     "shaping_coef"):
+                     "clip_coef", "seconds", "gamma", "gae_lambda", "belief_coef"):
             value = getattr(self, name)
             if value is not None and not (isinstance(value, (int, float)) and math.isfinite(value)):
                 raise ValueError(f"{name} must be a finite number, got {value!r}")
         if not self.learning_rate > 0:
             raise ValueError(f"learning_rate must be positive, got {self.learning_rate}")
-        if self.shaping_coef < 0:
-            raise ValueError(f"shaping_coef must be >= 0, got {self.shaping_coef}")
-        if self.shaping_coef:
-            check_shaping(self.game)
         if self.belief_coef < 0:
             raise ValueError(f"belief_coef must be >= 0, got {self.belief_coef}")
         if self.ent_coef < 0 or (self.ent_coef_final is not None and self.ent_coef_final < 0):
@@ -340,20 +316,8 @@ class Args:
         if not isinstance(self.imitation_steps, int) or self.imitation_steps < 1:
             raise ValueError(f"imitation_steps must be a positive integer, "
                              f"got {self.imitation_steps!r}")
-        if not 0.0 <= self.exploiter_share < 1.0:
-            raise ValueError(f"exploiter_share must be in [0, 1), got {self.exploiter_share}")
-        if not isinstance(self.exploiter_reset, int) or self.exploiter_reset < 0:
-            raise ValueError(f"exploiter_reset must be a non-negative integer, "
-                             f"got {self.exploiter_reset!r}")
         spec = envs.registry[self.game]
         one_network = free_for_all(spec) or self.shared_policy or len(spec.teams) == 1
-        if self.exploiter_share:
-            if one_network:
-                raise ValueError("exploiters need a team game with a network per team (an "
-                                 "exploiter plays one team against the others' learners)")
-            if self.fixed_teams:
-                raise ValueError("exploiters play against the other teams' learners: every team "
-                                 "must be trained (no fixed_teams)")
         fixed_and_widened = sorted(set(self.team_hidden) & set(self.fixed_teams))
         if fixed_and_widened:
             raise ValueError(f"team_hidden names {fixed_and_widened}, fixed: a fixed team has no "
@@ -501,8 +465,6 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
                 stats[key].append(v.item())
             if head:
                 stats["belief_loss"].append(belief_loss.item())
-        if args.target_kl is not None and stats["approx_kl"][-1] > args.target_kl:
-            break
     bad = [name for name, p in model.named_parameters() if not torch.isfinite(p).all()]
     if bad:
         raise TrainingError(f"weights became non-finite in {bad[:3]}: lower the learning rate; "
@@ -538,17 +500,14 @@ class Run:
     """What ``train`` builds before its first update."""
 
     env: object  # the batched games (``envs.make_vec``)
-    groups: list[str]  # the network groups: one per team, or one "shared" for every seat; then
-    # each team's exploiter ("crew_exploiter"), if any
+    groups: list[str]  # the network groups: one per team, or one "shared" for every seat
     team_group: np.ndarray  # [teams] int: the group that plays each team
     models: list[ActorCritic]  # one per group
     optimizers: list[torch.optim.Optimizer]  # one per group
-    exploiters: dict  # exploiter group -> the team (index) it plays
-    exploiter_start: dict  # exploiter group -> the weights it starts and restarts from
     pool: OpponentPool  # the league: snapshots, scripted members, fixed teams' players
     fixed_players: dict  # group -> the player of a team that is not trained
     fixed: dict  # group -> that player's league member id
-    trained: list[int]  # the groups that learn (exploiters included)
+    trained: list[int]  # the groups that learn
     counters: dict  # global_step, updates, group_steps (saved with checkpoints)
     warm_start_players: list  # whose games the warm start imitates: the teacher first
     rng: np.random.Generator  # league draws
@@ -558,26 +517,6 @@ class Run:
     def teacher(self):
         """The ``imitate`` player, who also labels the learners' positions (None: none)."""
         return self.warm_start_players[0] if self.warm_start_players else None
-
-    @property
-    def main_groups(self) -> list[int]:
-        """The groups that are the run's product (scored, returned), exploiters aside."""
-        return [g for g in range(len(self.groups)) if g not in self.exploiters]
-
-    def league_group(self, g: int) -> str:
-        """The league group a network's snapshots join: an exploiter's is its team's."""
-        return self.env.spec.teams[self.exploiters[g]] if g in self.exploiters else self.groups[g]
-
-    def checkpoint_file(self, g: int) -> str:
-        """Where in a checkpoint directory a group's policy file lives; exploiters apart, so
-        tools that read ``step_N/*.pt`` see the teams' own policies only."""
-        name = self.league_group(g)
-        return f"exploiters/{name}.pt" if g in self.exploiters else f"{name}.pt"
-
-    def restart_exploiter(self, g: int, args: Args) -> None:
-        self.models[g].load_state_dict(self.exploiter_start[g])
-        self.optimizers[g] = torch.optim.Adam(self.models[g].parameter_groups(),
-                                              lr=args.learning_rate, eps=1e-5)
 
 
 def run_directory(out: str) -> Path:
@@ -607,27 +546,18 @@ def build_run(args: Args) -> Run:
         np.arange(len(spec.teams))
     configs = {g: model_config(env, args, g) for g in groups}
     models = [ActorCritic(configs[g]) for g in groups]
-    exploiters = {}
-    if args.exploiter_share:  # each team's, started from the same weights as its learner
-        for k, team in enumerate(spec.teams):
-            exploiters[len(groups)] = k
-            groups.append(f"{team}_exploiter")
-            models.append(ActorCritic(configs[team]))
-            models[-1].load_state_dict(models[k].state_dict())
-    exploiter_start = {g: _copy_state(models[g]) for g in exploiters}
     optimizers = [torch.optim.Adam(m.parameter_groups(), lr=args.learning_rate, eps=1e-5)
                   for m in models]
-    league = [g for i, g in enumerate(groups) if i not in exploiters]
-    pool = OpponentPool(league, args.pool_size, rng, configs,
-                        _scripted_league(args.scripted_opponents, league, spec, env.params,
+    pool = OpponentPool(groups, args.pool_size, rng, configs,
+                        _scripted_league(args.scripted_opponents, groups, spec, env.params,
                                          args.seed), args.scripted_share)
     fixed_players = {groups.index(team): _fixed_player(name, team, spec, env.params, args.seed)
                      for team, name in args.fixed_teams.items()}
     fixed = {g: pool.register(p, pinned=True) for g, p in fixed_players.items()}
     trained = [g for g in range(len(groups)) if g not in fixed]
     counters = {"global_step": 0, "updates": 0, "group_steps": [0] * len(groups)}
-    run = Run(env, groups, team_group, models, optimizers, exploiters, exploiter_start, pool,
-              fixed_players, fixed, trained, counters, [], rng, sampler)
+    run = Run(env, groups, team_group, models, optimizers, pool, fixed_players, fixed, trained,
+              counters, [], rng, sampler)
     if args.resume:
         counters, earlier = load_run_checkpoint(Path(args.resume), run, args)
         run.counters = counters
@@ -644,10 +574,6 @@ def build_run(args: Args) -> Run:
     return run
 
 
-def _copy_state(model: ActorCritic) -> dict:
-    return {k: v.clone() for k, v in model.state_dict().items()}
-
-
 def warm_start(run: Run, args: Args, run_start: float) -> int:
     """Every trained actor imitates the teacher (``training.imitate``); the clones join the
     league as anchors. Returns the updates in which the critic then learns alone."""
@@ -655,19 +581,13 @@ def warm_start(run: Run, args: Args, run_start: float) -> int:
         for param_group in opt.param_groups:
             param_group["lr"] = args.imitation_lr
     deadline = None if args.seconds is None else run_start + args.imitation_share * args.seconds
-    main = run.main_groups
     losses = imitate(run.env, run.warm_start_players, run.fixed_players, run.team_group,
-                     [run.models[g] for g in main], [run.optimizers[g] for g in main],
-                     args.num_steps, args.imitation_steps, 2 * args.num_minibatches,
-                     args.max_grad_norm, args.imitation_epochs, deadline, run.rng,
-                     progress=args.progress)
+                     run.models, run.optimizers, args.num_steps, args.imitation_steps,
+                     2 * args.num_minibatches, args.max_grad_norm, args.imitation_epochs,
+                     deadline, run.rng, progress=args.progress)
     run.env.reset()
-    for g, team in run.exploiters.items():  # each exploiter starts from its team's clone
-        run.exploiter_start[g] = _copy_state(run.models[int(run.team_group[team])])
-        run.restart_exploiter(g, args)
-    for g in run.trained:
-        if args.anchor_imitation and g not in run.exploiters:
-            run.pool.add(run.groups[g], run.models[g], anchor=True)
+    for g in run.trained:  # anchors: the teams keep meeting the opponent they started from
+        run.pool.add(run.groups[g], run.models[g], anchor=True)
     if args.progress:  # each team's fit: a minority team's can lag far behind
         fits = ", ".join(f"{run.groups[g]} {v:.3f}" for g, v in losses.items())
         print(f"imitated {'+'.join(args.warm_start_names)} until "
@@ -725,8 +645,8 @@ class Schedule:
         return cls(lr, ent_coef, teacher_coef, learning)
 
     def learns(self, group: str) -> bool:
-        """Whether ``group`` updates now; exploiters are never stopped."""
-        return self.learning.get(group, True)
+        """Whether ``group`` updates now (``team_train_until``)."""
+        return self.learning[group]
 
     @property
     def teaching(self) -> bool:
@@ -764,7 +684,7 @@ def update_team(run: Run, g: int, rows: np.ndarray, buf, gather: Minibatches, ar
     model.train()
     losses = ppo_update(model, run.optimizers[g], gather, torch.from_numpy(rows), args, clock,
                         sequences, schedule.ent_coef, train_actor=train_actor,
-                        teacher_coef=schedule.teacher_coef.get(name, 0.0))  # exploiters: none
+                        teacher_coef=schedule.teacher_coef[name])
     run.counters["group_steps"][g] += int(rows.size)
     return losses, ev
 
@@ -784,27 +704,22 @@ def train(args: Args) -> dict[str, Path]:
     collector = Collector(run.env, run.models, run.team_group, len(run.groups) == 1, run.pool,
                           run.fixed, args.opponent_share, run.rng, run.sampler, args.num_steps,
                           args.centralised_critic, clock, helper,
-                          run.teacher if args.teacher_coef > 0 else None,
-                          run.exploiters, args.exploiter_share)
+                          run.teacher if args.teacher_coef > 0 else None)
     buf = collector.buf
     gather = Minibatches(buf.tensors(), helper)
-    shaping = Shaping(args.game, run.env.params, args.shaping_coef, args.gamma,
-                      run.env.num_players) if args.shaping_coef else None
     log = TrainingLog(args, out, run.env.spec.teams, clock, run.counters, run_start, held_out)
     counters, last_eval, paths = run.counters, {}, {}
     while True:
         schedule = Schedule.at(args, budget_fraction(args, counters["global_step"], run_start),
-                               collector.teacher is not None,
-                               [run.groups[g] for g in run.main_groups])
+                               collector.teacher is not None, run.groups)
         schedule.apply(run.optimizers, args)
         if not schedule.teaching:
             collector.teacher = None  # gone for good: stop labelling
 
         stats = collector.collect()
 
-        rewards = buf.rewards if shaping is None else buf.rewards + shaping(buf)  # not credited
         advantages, returns, resolved = per_seat_gae(  # along each seat's own decisions
-            rewards, buf.values.numpy(), buf.done, buf.seat, buf.valid, run.env.num_players,
+            buf.rewards, buf.values.numpy(), buf.done, buf.seat, buf.valid, run.env.num_players,
             args.gamma, args.gae_lambda, cut=buf.cut)
         buf.advantages.numpy()[:], buf.returns.numpy()[:] = advantages, returns
 
@@ -825,12 +740,7 @@ def train(args: Args) -> dict[str, Path]:
         if updates % args.snapshot_every == 0:  # into the league
             for g in run.trained:
                 if schedule.learns(run.groups[g]):  # not the same weights again
-                    run.pool.add(run.league_group(g), run.models[g])
-        if args.exploiter_reset and updates % args.exploiter_reset == 0:
-            for g in run.exploiters:
-                if updates % args.snapshot_every:  # what it found stays in the league
-                    run.pool.add(run.league_group(g), run.models[g])
-                run.restart_exploiter(g, args)
+                    run.pool.add(run.groups[g], run.models[g])
 
         budget_done = budget_fraction(args, step, run_start) >= 1.0
         log.after_update(step, updates, budget_done)
@@ -840,15 +750,11 @@ def train(args: Args) -> dict[str, Path]:
                 last_eval = held_out.evaluate(step, updates, time.perf_counter() - run_start,
                                               team_models)
 
-        charts = schedule.charts()
-        for g, (won, played) in stats["exploiter_games"].items():
-            if played:
-                charts[f"exploiter_win_rate/{run.league_group(g)}"] = won / played
-        log.update(step, stats, losses, ev, charts, last_eval, evaluated, budget_done)
+        log.update(step, stats, losses, ev, schedule.charts(), last_eval, evaluated, budget_done)
 
         if budget_done or updates % args.checkpoint_every == 0:
             where = save_run_checkpoint(out, run, args)
-            paths = {run.groups[g]: where / run.checkpoint_file(g) for g in run.main_groups}
+            paths = {group: where / f"{group}.pt" for group in run.groups}
         if budget_done:
             break
     helper.shutdown()

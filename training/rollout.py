@@ -9,10 +9,10 @@ reward is dropped at a rollout boundary, and no bootstrap value comes from a vie
 never trains on (``training.gae``).
 
 Who plays a row: the deciding seat's side (its team, or with one shared policy, the seat) is
-either a learner (``player [B, sides]``: that side's own network group, or in an exploiter's
-game that team's exploiter) or a league member drawn for that game (``opponent [B, sides]``:
--1 for a learner, else a member id of ``training.pool``). Each step sorts its games by the
-player that decides them, so each network reads one slice.
+either its learner (``side_group``: that side's own network group) or a league member drawn
+for that game (``opponent [B, sides]``: -1 for a learner, else a member id of
+``training.pool``). Each step sorts its games by the player that decides them, so each network
+reads one slice.
 """
 
 from __future__ import annotations
@@ -150,17 +150,12 @@ class Collector:
     def __init__(self, env, models: list[ActorCritic], team_group: np.ndarray, shared: bool,
                  pool: OpponentPool, fixed: dict[int, int], opponent_share: float,
                  rng: np.random.Generator, sampler: torch.Generator, T: int,
-                 centralised_critic: bool, clock, helper: ThreadPoolExecutor, teacher=None,
-                 exploiters: dict[int, int] | None = None, exploiter_share: float = 0.0):
+                 centralised_critic: bool, clock, helper: ThreadPoolExecutor, teacher=None):
         B, P = env.num_envs, env.num_players
         self.env, self.models, self.team_group, self.shared = env, models, team_group, shared
         self.pool, self.fixed, self.share = pool, fixed, opponent_share
         self.rng, self.sampler, self.clock, self.helper = rng, sampler, clock, helper
         self.teacher = teacher  # labels the learners' decisions (``Args.teacher_coef``)
-        self.exploiters = exploiters or {}  # exploiter group -> the side (team) it plays
-        self.exploiter_share = exploiter_share
-        self.exploiter_groups = np.array(list(self.exploiters), np.int64)
-        self.exploiter_sides = np.array(list(self.exploiters.values()), np.int64)
         self.G = len(models)
         self.sides = P if shared else len(env.spec.teams)
         self.side_group = np.zeros(self.sides, np.int64) if shared else team_group.copy()
@@ -173,7 +168,6 @@ class Collector:
         self.last = np.full((B, P), -1, np.int64)
         self.decided = np.zeros((B, P), np.bool_)
         self.opponent = np.full((B, self.sides), -1, np.int64)
-        self.player = np.tile(self.side_group, (B, 1))  # the learner group of each side
         self.available = np.zeros(self.sides, np.bool_)
         self._league_changed()
         self.deal(np.arange(B))
@@ -192,16 +186,9 @@ class Collector:
 
     def deal(self, games: np.ndarray) -> None:
         """Draw who plays each side of newly dealt games: the learner, or one league member for
-        the whole game (a fixed team's own player, always); in a share of games, one team's
-        exploiter against the other teams' learners, and no league member."""
+        the whole game (a fixed team's own player, always)."""
         frozen = draw_frozen_sides(self.rng, games.size, self.sides, self.share, self.available,
                                    self.fixed_side)
-        self.player[games] = self.side_group
-        if self.exploiters:
-            exploited = np.flatnonzero(self.rng.random(games.size) < self.exploiter_share)
-            pick = self.rng.integers(self.exploiter_groups.size, size=exploited.size)
-            self.player[games[exploited], self.exploiter_sides[pick]] = self.exploiter_groups[pick]
-            frozen[exploited] = False
         opponent = np.full((games.size, self.sides), -1, np.int64)
         for k in range(self.sides):
             g = int(self.side_group[k])
@@ -217,7 +204,7 @@ class Collector:
         env, buf, B, P, G = self.env, self.buf, self.buf.B, self.buf.P, self.G
         stats = {"carried": buf.carry(self.last), "credited": 0.0, "lost": 0.0,
                  "undecided": 0.0, "cut": 0, "wins": np.zeros(len(env.spec.teams) + 1, np.int64),
-                 "lengths": [], "exploiter_games": {g: [0, 0] for g in self.exploiters}}
+                 "lengths": []}
         self.pool.prune(self.opponent)
         self._league_changed()
         flat_group, flat_learn = buf.group.reshape(-1), buf.learn.reshape(-1)
@@ -235,7 +222,7 @@ class Collector:
                 buf.other_side[slot] = torch.from_numpy(
                     teams[rows[:, None], self.others[seat]] != team[:, None])
             side = seat if self.shared else team
-            group = self.player[rows, side]
+            group = self.side_group[side]
             member = self.opponent[rows, side]
             buf.seat[slot], buf.group[slot], buf.learn[slot] = seat, group, member < 0
             buf.episode[slot] = env.records["episode"]
@@ -276,10 +263,6 @@ class Collector:
                         with torch.inference_mode():  # where its memories were made
                             self.pool.members[k].game_over(ended)
                 np.add.at(stats["wins"], env.winner[ended], 1)  # draw (-1): the last slot
-                for g, side in self.exploiters.items():  # [won, played] by each exploiter
-                    mine = ended[self.player[ended, side] == g]
-                    stats["exploiter_games"][g][0] += int((env.winner[mine] == side).sum())
-                    stats["exploiter_games"][g][1] += int(mine.size)
                 stats["lengths"].extend(self.game_length[ended].tolist())
                 self.game_length[ended] = 0
                 self.deal(ended)
@@ -313,7 +296,7 @@ class Collector:
             h = store[it, at_seat]
             buf.memory_in[slot, it] = h
         learner = key < self.G
-        if learner and self.teacher is not None and key not in self.exploiters:
+        if learner and self.teacher is not None:
             buf.teacher[slot, it] = torch.from_numpy(
                 choose(self.teacher, obs.numpy(), mask.numpy(), self.who[idx]))
         if learner:

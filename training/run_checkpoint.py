@@ -1,10 +1,9 @@
 """A training run's checkpoints: every team's policy plus the trainer's own state.
 
-``checkpoints/step_N/{team}.pt`` (``agents.checkpoint`` files a ``Policy`` loads from), each
-exploiter's as ``exploiters/{team}.pt`` (a policy of that team too), and ``trainer.pt``
-(counters, the league and the exploiters' starting weights, for ``--resume``), in a directory
-that appears all at once: assembled under a temporary name, fsynced and renamed, so
-``step_N/`` is complete or absent.
+``checkpoints/step_N/{team}.pt`` (``agents.checkpoint`` files a ``Policy`` loads from) and
+``trainer.pt`` (counters and the league, for ``--resume``), in a directory that appears all at
+once: assembled under a temporary name, fsynced and renamed, so ``step_N/`` is complete or
+absent.
 """
 
 from __future__ import annotations
@@ -24,12 +23,10 @@ from agents.checkpoint import (
 TRAINER_FORMAT = "hiddendeck-trainer/2"
 
 
-def checkpoint_metadata(env, args, group: str, model, steps: int, group_steps: int,
-                        role: str = "learner") -> dict:
+def checkpoint_metadata(env, args, group: str, model, steps: int, group_steps: int) -> dict:
     meta = game_metadata(args.game, {"num_players": args.num_players, **args.params})
     meta.update(
         team=group,
-        role=role,
         teams=list(env.spec.teams),
         steps=steps,
         team_steps=group_steps,
@@ -59,16 +56,12 @@ def save_run_checkpoint(out: Path, run, args) -> Path:
         shutil.rmtree(stale)
     fresh_directory(tmp)  # a killed save may have left partial files there
     for g in range(len(run.groups)):
-        meta = checkpoint_metadata(run.env, args, run.league_group(g), run.models[g],
-                                   counters["global_step"], counters["group_steps"][g],
-                                   "exploiter" if g in run.exploiters else "learner")
-        file = tmp / run.checkpoint_file(g)
-        file.parent.mkdir(exist_ok=True)
-        save_policy(file, meta, run.models[g].state_dict(),
+        meta = checkpoint_metadata(run.env, args, run.groups[g], run.models[g],
+                                   counters["global_step"], counters["group_steps"][g])
+        save_policy(tmp / f"{run.groups[g]}.pt", meta, run.models[g].state_dict(),
                     optimizer=run.optimizers[g].state_dict())
-    exploiter_start = {run.groups[g]: state for g, state in run.exploiter_start.items()}
-    atomic_save({"format": TRAINER_FORMAT, "counters": counters, "pool": run.pool.state_dict(),
-                 "exploiter_start": exploiter_start}, tmp / "trainer.pt")
+    atomic_save({"format": TRAINER_FORMAT, "counters": counters, "pool": run.pool.state_dict()},
+                tmp / "trainer.pt")
     if final.exists():  # the same step saved twice (resume with no progress): replace it
         final.rename(stale)
         tmp.rename(final)
@@ -90,7 +83,7 @@ def latest_checkpoint(path: Path) -> Path:
 
 
 def load_run_checkpoint(path: Path, run, args) -> tuple[dict, dict]:
-    """Restore weights, optimisers, league and exploiters into ``run`` (``training.ppo.Run``);
+    """Restore weights, optimisers and league into ``run`` (``training.ppo.Run``);
     refuse a checkpoint from another game or setup. Returns the counters, and the options the
     resumed run recorded (what it imitated and trained against stays part of this run's record).
 
@@ -100,11 +93,7 @@ def load_run_checkpoint(path: Path, run, args) -> tuple[dict, dict]:
     params = {"num_players": args.num_players, **args.params}
     env, models, optimizers = run.env, run.models, run.optimizers
     for g in range(len(run.groups)):
-        file = path / run.checkpoint_file(g)
-        if g in run.exploiters and not file.is_file():
-            raise CheckpointError(f"{path}: no exploiter of {run.league_group(g)!r} "
-                                  f"({file.name} under exploiters/); resume it with "
-                                  f"--exploiter-share 0, as it was trained")
+        file = path / f"{run.groups[g]}.pt"
         ckpt = load_checkpoint(file)
         meta = ckpt["metadata"]
         check_compatible(meta, args.game, params, file, earlier=False)
@@ -129,13 +118,10 @@ def load_run_checkpoint(path: Path, run, args) -> tuple[dict, dict]:
     if not isinstance(trainer, dict) or trainer.get("format") != TRAINER_FORMAT:
         raise CheckpointError(f"{path / 'trainer.pt'}: not a {TRAINER_FORMAT} file "
                               f"(written by another version of the trainer?)")
-    starts = trainer.get("exploiter_start", {})
-    names = {run.groups[g] for g in run.exploiters}
-    if set(starts) != names:
-        raise CheckpointError(f"{path / 'trainer.pt'}: trained with exploiters {sorted(starts)}, "
-                              f"this run has {sorted(names)} (set --exploiter-share as it was)")
-    for g in run.exploiters:
-        run.exploiter_start[g] = starts[run.groups[g]]
+    if trainer.get("exploiter_start"):  # league exploiters were removed from the trainer
+        raise CheckpointError(f"{path / 'trainer.pt'}: trained with league exploiters "
+                              f"{sorted(trainer['exploiter_start'])}, which this trainer no "
+                              f"longer has; its team policies still load and play")
     run.pool.load_state_dict(trainer["pool"])
     return trainer["counters"], meta.get("args") or {}
 
