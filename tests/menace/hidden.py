@@ -5,6 +5,7 @@ import numpy as np
 
 from envs.menace import cards as c
 from envs.menace import rules
+from envs.menace.observe import INTERCEPTOR, SURVEILLANT
 
 T = c.N_CARD_TYPES
 
@@ -21,8 +22,9 @@ def hidden_from(s, seat: int, rng: np.random.Generator):
     Re-dealt: other seats' hands (same sizes), every deck's order, the wound and EmMA decks'
     order, the agendas of other unrevealed seats, other seats' face-down cards this round and
     in the past record, the order and owners of the cards still to be revealed, ballots of
-    a vote still secret, what other seats' knowledge abilities showed them, character offers
-    and picks not yet shown, and the random stream."""
+    a vote still secret, what other seats' knowledge abilities showed them (this round and
+    over the game), the cards other seats played over the game, character offers and picks
+    not yet shown, and the random stream."""
     t = s.copy()
     n = int(s["num_players"])
     others = [j for j in range(n) if j != seat]
@@ -80,6 +82,13 @@ def hidden_from(s, seat: int, rng: np.random.Generator):
         for j in others:
             at = rules.PAST_COL_CARDS + j * T
             t["past"][row, at : at + T] = rng.integers(0, 3, size=T)
+    for j in others:  # which cards a seat played over the game is its own secret
+        t["game_cards"][j] = rng.integers(0, 6, size=T)
+    user = s["character"][seat]  # what Surveillance and Intercept showed is their user's
+    if user != SURVEILLANT:
+        t["game_surveilled"] = rng.integers(0, 3, size=t["game_surveilled"].shape)
+    if user != INTERCEPTOR:
+        t["game_intercepted"] = rng.integers(0, 3, size=t["game_intercepted"].shape)
     if s["stage"] == rules.PICKING:
         changed = redeal_picks(s, t, seat, rng) or changed
     t["rng_counter"] += np.uint64(12345)

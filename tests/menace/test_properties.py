@@ -67,3 +67,61 @@ def test_golden_playthrough(num_players, seed):
         path.parent.mkdir(exist_ok=True)
         path.write_text(text)
     assert path.read_text() == text
+
+
+def _public_view(vec, seat: int) -> np.ndarray:
+    """``seat``'s observation without the pieces saying who decides what: those are what the
+    test compares, step by step."""
+    layout = vec.spec.observation_layout(vec.params)
+    pieces = layout.split(vec.observe(seat)[0])
+    return np.concatenate([v.ravel() for name, v in pieces.items()
+                           if name not in ("deciding_seat", "decision")])
+
+
+@pytest.mark.parametrize("num_players", range(4, 9))
+def test_who_decides_next_does_not_change_with_what_a_seat_cannot_know(num_players):
+    """The sequence of deciding seats (the AEC ``agent_selection``) is public. Re-deal what one
+    seat cannot know (``tests/menace/hidden.py``), play both tables on with the same actions,
+    and while the seat's view stays the same the same seats decide. One place is known to
+    differ, and is public at a real table ("I can't"): a Delegate aimed at a seat with Burned
+    Hands whose hand holds only Repairs comes to nothing (docs/rules/menace.md); a step that
+    resolves a Delegate ends the comparison."""
+    from agents.policy import RandomPolicy
+    from envs.menace import rules
+    from envs.menace.cards import DELEGATE
+    from tests.menace.hidden import hidden_from
+
+    vec = envs.make_vec("menace", 24, seed=num_players + 60, num_players=num_players)
+    players = [MenaceHeuristic(vec.spec, vec.params), RandomPolicy(5)]
+    which = np.arange(vec.num_envs) % len(players)
+    tables = [envs.make_vec("menace", 1, num_players=num_players) for _ in range(2)]
+    rng = np.random.default_rng(num_players)
+    compared = 0
+    for step in range(120):
+        for b in range(step % 4, vec.num_envs, 4):
+            seat = int(rng.integers(num_players))
+            t, changed = hidden_from(vec.records[b], seat, rng)
+            if not changed:
+                continue
+            a, other = tables
+            a.set_records(vec.records[b : b + 1])
+            other.set_records(np.array([t], dtype=other.records.dtype))
+            for _ in range(30):
+                assert a.current_seat[0] == other.current_seat[0], (step, b, seat)
+                compared += 1
+                both = np.flatnonzero(a.action_mask[0] & other.action_mask[0])
+                if not len(both):
+                    break
+                delegating = (a.records[0]["ab_user"] != rules.NOBODY
+                              and a.records[0]["ab_id"] == DELEGATE)
+                action = np.array([rng.choice(both)])
+                over = [bool(v.step(action)[1][0]) for v in tables]
+                if any(over) or delegating or not np.array_equal(
+                    _public_view(a, seat), _public_view(other, seat)
+                ):
+                    break  # something hidden turned up to the seat: the tables may differ now
+        actions = np.empty(vec.num_envs, np.int64)
+        for k, player in enumerate(players):
+            actions[which == k] = player.act(vec.observation, vec.action_mask)[which == k]
+        vec.step(actions)
+    assert compared > 2000, compared
