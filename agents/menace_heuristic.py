@@ -8,13 +8,17 @@ observation, this round and over the past-round window: its share of the Bad car
 rounds it played in (less the observer's own cards), the Oxygen it spent on Above Deck Actions
 (which no Crew seat does), ballots it cast against seats since shown to be Crew, plus what
 Surveillance, Analyze and Bloodwork showed and any agenda revealed. A Menace shown for what it
-is (an exiled one still plays) it wounds with Backstab or Brawl.
+is (an exiled one still plays) it wounds with Backstab or Brawl before anything else, and it
+keeps those cards longer than others when it must part with one.
 
 The Menace sabotages under cover (once others have played this round, so the Bad card hides
 among theirs), finishes the Crew when Oxygen is low, spends Oxygen on its abilities when that
-pays (it ends the game, or the table already suspects it most and a vote will silence it),
-blows up Energy near the goal, plays Neutral cards or draws otherwise, and votes with the
-table's suspicion against anyone but itself, since an exiled crewmember costs 3 Oxygen.
+pays (it ends the game, or the table already suspects it most and a vote will silence it; at
+7 or 8 players whenever it may), blows up Energy near the goal, plays Neutral cards or draws
+otherwise, never plays a card that would wound itself (Backstab while it holds the Mission
+Leader token, Brawl while another does, Reactor Leak while un-wounded) if it has another play,
+and votes with the table's suspicion against anyone but itself, since an exiled crewmember
+costs 3 Oxygen.
 
 The policy has no memory: everything it weighs is in the observation of the decision, so the
 same observation always gets the same action.
@@ -60,8 +64,9 @@ from envs.menace.observe import (
     SEEN_HAND,
     SURVEILLED_CARDS,
     SURVEILLED_SEAT,
+    WOUNDS,
 )
-from envs.menace.spec import MIN_PLAYERS, N_DECISIONS
+from envs.menace.spec import MIN_PLAYERS, N_DECISIONS, N_WOUND_KINDS
 from envs.menace.tables import (
     ABILITY_OXYGEN,
     AGENDA_SIDE,
@@ -78,7 +83,7 @@ REP, BS, BRAWL = c.REPLICATE, c.BACKSTAB, c.BRAWL
 PANIC, AB, RL, EXP = c.PANIC, c.AIRLOCK_BREACH, c.REACTOR_LEAK, c.EXPLOSION
 
 # Cards in the order a side would rather part with them (discards, gifts, Tinker).
-CREW_DISCARD = np.array([RL, PANIC, AB, EXP, BS, BRAWL, REP, CMD, BR, RM, AR], np.int64)
+CREW_DISCARD = np.array([RL, PANIC, AB, EXP, REP, CMD, BS, BRAWL, BR, RM, AR], np.int64)
 MENACE_DISCARD = np.array([RM, AR, CMD, BR, REP, BRAWL, BS, RL, EXP, PANIC, AB], np.int64)
 # What a seat shows when Bloodwork makes it reveal a card: the most innocent one.
 SHOW_OFF = np.array([RM, AR, CMD, BR, REP, BRAWL, BS, RL, EXP, PANIC, AB], np.int64)
@@ -91,7 +96,7 @@ CREW_VALUE = np.zeros(T, np.float64)
 MENACE_VALUE = np.zeros(T, np.float64)
 for _card, _crew, _menace in (
     (RM, 2.0, 0.0), (AR, 2.0, 0.0), (CMD, 1.0, 0.0), (BR, 1.0, 0.0), (REP, 0.5, 1.0),
-    (BS, 0.0, 1.0), (BRAWL, 0.0, 1.0), (PANIC, -1.0, 2.0), (AB, -1.0, 2.0), (RL, -1.0, 2.0),
+    (BS, 0.5, 1.0), (BRAWL, 0.5, 1.0), (PANIC, -1.0, 2.0), (AB, -1.0, 2.0), (RL, -1.0, 2.0),
     (EXP, -1.0, 2.0),
 ):
     CREW_VALUE[_card], MENACE_VALUE[_card] = _crew, _menace
@@ -128,8 +133,15 @@ MENACE_CALL_THRESHOLD = 0.5  # suspicion of another seat at which the Menace cal
 # larger reserve makes the heuristic Crew stronger at every size; these are set so that it
 # wins 35-65% against the heuristic Menace at each size (version 3: Vigil costs a card). The
 # reserve is largest at 5 players, where the two Menaces hold the largest share of the table
-# (2 of 5) and The Saint is not dealt.
-RESERVE = np.array([3, 6, 3, 4, 2], np.int64)
+# (2 of 5) and The Saint is not dealt; at 7 it rose from 4 to 6 (version 5) once the Menace
+# spends Oxygen freely there, which the careful drain beat the smaller reserve with. A reserve
+# of 7 at every size (the audit's "one changed constant") leaves the heuristic Menace 12-30%
+# at 4, 6 and 8 players: until the Menace script is stronger there, the reserve stays a knob.
+RESERVE = np.array([3, 6, 3, 6, 2], np.int64)
+# From this table size the Menace spends Oxygen on its abilities whenever it may (as the
+# drain does): with two Menaces among 7 or 8, hiding wins less than draining (version 5; at 5
+# and 6 players the reverse).
+SPEND_FROM = 7
 W_ABILITY = 1.0  # suspicion per Oxygen a seat spent on Above Deck Actions (no Crew does)
 W_VOTE = 0.5  # suspicion per ballot against a seat since shown to be Crew
 SHOWN = 5.0  # suspicion of a seat whose agenda is revealed as the Menace's (+10)
@@ -343,9 +355,12 @@ def pick_character(obs, off, menace):
 
 @kernel
 def crew_turn(obs, off, mask, oxygen, n, scores, reserve):
-    """Repair while Oxygen survives the worst case with ``reserve`` to spare, else Raise
-    Morale; help; wound a Menace shown for what it is (an exiled one still plays); draw; Bad
-    last."""
+    """Wound a Menace shown for what it is first (an exiled one still plays Bad cards every
+    turn: version 5, against the careful drain); repair while Oxygen survives the worst case
+    with ``reserve`` to spare, else Raise Morale; help; draw; Bad last."""
+    strike = strike_menace(obs, off, mask, n, scores)
+    if strike >= 0:
+        return strike
     safe = oxygen - 1 - worst_drain(obs, off, n) >= reserve
     if safe:
         for card in (AR, BR):
@@ -358,9 +373,6 @@ def crew_turn(obs, off, mask, oxygen, n, scores, reserve):
     use = own_abilities_slot(obs, off, mask, CREW_USES)
     if use >= 0:
         return use
-    strike = strike_menace(obs, off, mask, n, scores)
-    if strike >= 0:
-        return strike
     if mask[A.DRAW]:
         return A.DRAW
     for card in (REP, CMD, BR, AR, BRAWL, BS):
@@ -370,14 +382,20 @@ def crew_turn(obs, off, mask, oxygen, n, scores, reserve):
 
 
 @kernel
+def shown_menace(scores, n):
+    """Whether a seat shown to be the Menace is still alive (an exiled one still plays)."""
+    for r in range(1, n):
+        if scores[r] >= SHOWN:
+            return True
+    return False
+
+
+@kernel
 def strike_menace(obs, off, mask, n, scores):
     """With a Menace shown for what it is still alive: Backstab if it holds the Mission Leader
     token (the first Backstab wounds the Mission Leader), Brawl if a trusted seat holds it (the
     Mission Leader chooses whom the first Brawl wounds); -1 otherwise."""
-    shown = False
-    for r in range(1, n):
-        shown = shown or scores[r] >= SHOWN
-    if not shown:
+    if not shown_menace(scores, n):
         return -1
     leader = 0
     for r in range(n):
@@ -420,25 +438,47 @@ def exposed(obs, off, n):
 
 @kernel
 def menace_turn(obs, off, mask, oxygen, energy, n):
-    """An Oxygen-cost ability when it pays: it ends the game, or the table already suspects this
-    seat most (it will be voted out, and an exiled seat has no Above Deck Actions); Explosion
-    near the goal; sabotage under cover or to finish; else cover, else draw."""
+    """An Oxygen-cost ability when it pays: at a table of SPEND_FROM or more, it ends the game,
+    or the table already suspects this seat most (it will be voted out, and an exiled seat has
+    no Above Deck Actions); Explosion near the goal; sabotage under cover or to finish; else
+    cover, else draw. Never a card that would wound itself while another play is open."""
     use, cost = oxygen_ability(obs, off, mask)
-    if use >= 0 and (cost >= oxygen or exposed(obs, off, n)):
+    if use >= 0 and (n >= SPEND_FROM or cost >= oxygen or exposed(obs, off, n)):
         return use
     others = 0.0
     for r in range(1, n):
         others += obs[off[PLAYED] + r]
     if energy >= 12 and mask[A.PLAY + EXP]:
         return A.PLAY + EXP
+    safe = not_self_wounding(obs, off, mask)
     if oxygen <= 3 or others > 0.0 or not mask[A.DRAW]:
-        choice = first_card(mask, A.PLAY, MENACE_SABOTAGE)
+        choice = first_card(safe, A.PLAY, MENACE_SABOTAGE)
         if choice >= 0:
             return choice
-    choice = first_card(mask, A.PLAY, MENACE_COVER)
+    choice = first_card(safe, A.PLAY, MENACE_COVER)
     if choice >= 0:
         return choice
-    return A.DRAW if mask[A.DRAW] else -1
+    return A.DRAW if mask[A.DRAW] else -1  # -1: whatever is legal
+
+
+@kernel
+def not_self_wounding(obs, off, mask):
+    """The plays that cannot wound the Menace itself (audit turn 3, R3): Backstab wounds the
+    Mission Leader, so not while it holds the token; Brawl lets the Mission Leader choose, so
+    only while it holds it; Reactor Leak wounds every un-wounded player of a card, so only once
+    it has a Wound."""
+    safe = mask.copy()
+    leader = obs[off[MISSION_LEADER]] > 0.5
+    if leader:
+        safe[A.PLAY + BS] = False
+    else:
+        safe[A.PLAY + BRAWL] = False
+    wounded = False
+    for w in range(N_WOUND_KINDS):  # the observer's row
+        wounded = wounded or obs[off[WOUNDS] + w] > 0.5
+    if not wounded:
+        safe[A.PLAY + RL] = False
+    return safe
 
 
 @kernel
