@@ -29,10 +29,12 @@ class CheckpointWriteError(OSError):
     """A checkpoint could not be written (a full disk, a bad path); nothing was left behind."""
 
 
-def _umask() -> int:
+def new_file_mode() -> int:
+    """The mode a new file gets under this process's umask: files written through a temporary
+    file (``mkstemp`` alone makes it 0600) are given it before they are renamed into place."""
     mask = os.umask(0)
     os.umask(mask)
-    return mask
+    return 0o666 & ~mask
 
 
 def atomic_save(obj, path: str | Path) -> Path:
@@ -46,7 +48,7 @@ def atomic_save(obj, path: str | Path) -> Path:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        os.fchmod(fd, 0o666 & ~_umask())
+        os.fchmod(fd, new_file_mode())
         with os.fdopen(fd, "wb") as f:
             torch.save(obj, f)
             f.flush()

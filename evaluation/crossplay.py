@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 import envs
+from agents.checkpoint import new_file_mode
 
 from .entrants import Entrant, free_for_all, resolve_all
 from .harness import Batch, GameLog
@@ -222,7 +223,7 @@ class CrossPlay:
             ):
                 fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=out)
                 os.close(fd)
-                os.chmod(tmp, 0o666 & ~_umask())
+                os.chmod(tmp, new_file_mode())
                 staged.append((Path(tmp), out / name))
                 writer(Path(tmp))
         except BaseException:
@@ -245,12 +246,6 @@ class CrossPlay:
 
 GAMES_FORMAT = "hiddendeck-games/1"
 MATRIX_FORMAT = "hiddendeck-matrix/1"
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def game_lines(log: GameLog, policies: dict):

@@ -31,10 +31,18 @@ def is_zoo(source: str) -> bool:
     return isinstance(source, str) and source.startswith(PREFIX)
 
 
+_READ: dict = {}  # the index as last read, and the (mtime, size) it was read at
+
+
 def _index() -> dict:
-    if not INDEX.is_file():
+    """The index, read again only when the file has changed (``add`` rewrites it)."""
+    try:
+        stat = INDEX.stat()
+    except FileNotFoundError:
         return {}
-    return json.loads(INDEX.read_text())
+    if _READ.get("at") != (stat.st_mtime_ns, stat.st_size):
+        _READ.update(at=(stat.st_mtime_ns, stat.st_size), index=json.loads(INDEX.read_text()))
+    return _READ["index"]
 
 
 def names(game: str | None = None, team: str | None = None) -> list[str]:
@@ -79,7 +87,7 @@ def add(checkpoint: str | Path, name: str, score: str | Path | None = None,
     """Copy ``checkpoint``'s weights and metadata (not its optimiser state) into the zoo as
     ``NAME.pt`` and record it in the index, with the scores of its team from the sweep's
     ``score.json`` when given. The file and the index are written whole or not at all."""
-    from agents.checkpoint import _umask, atomic_save, load_checkpoint
+    from agents.checkpoint import atomic_save, load_checkpoint, new_file_mode
 
     if not name or not all(ch.isalnum() or ch in "-_." for ch in name):
         raise ValueError(f"zoo name {name!r}: letters, digits, '-', '_' and '.' only")
@@ -121,10 +129,10 @@ def add(checkpoint: str | Path, name: str, score: str | Path | None = None,
     atomic_save({"format": checkpoint["format"], "metadata": metadata,
                  "model": checkpoint["model"]}, target)
     record["sha256"] = digest(target)
-    index = _index()
+    index = dict(_index())
     index[name] = record
     fd, tmp = tempfile.mkstemp(prefix=".index.", suffix=".tmp", dir=HERE)
-    os.fchmod(fd, 0o666 & ~_umask())
+    os.fchmod(fd, new_file_mode())
     with os.fdopen(fd, "w") as f:
         json.dump(index, f, indent=2, sort_keys=True)
         f.write("\n")
