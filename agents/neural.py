@@ -256,7 +256,9 @@ class NeuralPolicy(Policy):
         observation = np.asarray(observation, dtype=np.float32)
         size = self._observation_size if self._reads is None else self._reads[1]
         if observation.ndim != 2 or observation.shape[1] != size:
-            raise ValueError(f"{self.name}: observation must be [N, {size}], got {observation.shape}")
+            raise ValueError(
+                f"{self.name}: observation must be [N, {size}], got {observation.shape}"
+            )
         if self._reads is not None:
             observation = observation[:, self._reads[0]]
         return torch.from_numpy(np.ascontiguousarray(observation))
