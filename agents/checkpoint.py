@@ -173,7 +173,9 @@ def check_compatible(
     if earlier and metadata["version"] in spec.earlier_observations:
         resolved = expected["params"]
         layout = spec.earlier_observations[metadata["version"]](resolved)
-        expected = dict(expected, version=metadata["version"],
+        # parameters added since change what today's observation holds, not the earlier pieces
+        known = {k: v for k, v in resolved.items() if k in metadata["params"]}
+        expected = dict(expected, version=metadata["version"], params=known,
                         observation_fingerprint=layout.fingerprint())
         columns = spec.observation_layout(resolved).columns_of(layout)
     else:

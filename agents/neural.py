@@ -389,7 +389,8 @@ def load_policy(
         if columns is not None:
             from envs import registry
 
-            reads = (columns, registry[game].observation_layout(metadata["params"]).size)
+            spec = registry[game]
+            reads = (columns, spec.observation_layout(spec.resolve(**params)).size)
     if team is not None and metadata["team"] != team:
         raise CheckpointError(f"{path}: checkpoint is for team {metadata['team']!r}, not {team!r}")
     try:

@@ -80,7 +80,9 @@ INTERCEPTOR = _owner(INTERCEPT)
 CALIBRATOR = _owner(CALIBRATE)
 
 T = N_CARD_TYPES
-_OBS = observation_layout({"num_players": 4, "table_talk": 1, "history_rounds": 1})
+_OBS = observation_layout(
+    {"num_players": 4, "table_talk": 1, "history_rounds": 1, "game_counts": 1}
+)
 _names = [p.name for p in _OBS.pieces]
 (
     OWN_AGENDA,
@@ -274,7 +276,11 @@ def observe(s, seat, out, off, n):
     observe_past_rounds(s, seat, out, off, n)
     for r in range(n):  # four rounds of two abilities can cost more than the scale's 8 Oxygen
         out[off[OXYGEN_SPENT] + r] = min(out[off[OXYGEN_SPENT] + r], 2.0)
-    observe_game(s, seat, out, off, n, ch)
+    if s["brawl_by"] != NOBODY:  # version 5: this round's Brawl, who chose and whom
+        out[off[BRAWL] + relative(s["brawl_by"], seat, n)] = 1.0
+        out[off[BRAWL] + n + relative(s["brawl_target"], seat, n)] = 1.0
+    if s["game_counts"]:
+        observe_game(s, seat, out, off, n, ch)
 
 
 @kernel
@@ -285,64 +291,53 @@ def game_count(count):
 
 @kernel
 def observe_game(s, seat, out, off, n, ch):
-    """Version 5: this round's Brawl, and what the whole game has shown this seat (the record's
-    `game_*` counts). Zero counts are skipped: the vector starts at zero."""
-    if s["brawl_by"] != NOBODY:
-        out[off[BRAWL] + relative(s["brawl_by"], seat, n)] = 1.0
-        out[off[BRAWL] + n + relative(s["brawl_target"], seat, n)] = 1.0
+    """Version 5: what the whole game has shown this seat (the record's `game_*` counts). Every
+    field is viewed once, outside the loops (each record-field access
+    rebuilds an array header), and counts are written without a test for zero."""
+    revealed, own = s["game_revealed"], s["game_cards"][seat]
+    at_revealed, at_own = off[GAME_REVEALED], off[GAME_OWN_PLAYED]
     for card in range(T):
-        if s["game_revealed"][card]:
-            out[off[GAME_REVEALED] + card] = game_count(s["game_revealed"][card])
-        if s["game_cards"][seat, card]:
-            out[off[GAME_OWN_PLAYED] + card] = game_count(s["game_cards"][seat, card])
-    surveillant, interceptor = ch == SURVEILLANT, ch == INTERCEPTOR
-    used, talk = s["used"], s["table_talk"]
+        out[at_revealed + card] = game_count(revealed[card])
+        out[at_own + card] = game_count(own[card])
+    played, calls, ballots = s["game_played"], s["game_calls"], s["game_ballots"]
+    game_used, used, character = s["game_used"], s["used"], s["character"]
+    targets, brawls, agenda = s["game_targets"], s["game_brawls"], s["game_agenda_targets"]
+    bloodwork, accused, claims = s["game_bloodwork"], s["game_accused"], s["game_claims"]
+    surveilled, intercepted = s["game_surveilled"], s["game_intercepted"]
+    surveillant, interceptor, talk = ch == SURVEILLANT, ch == INTERCEPTOR, s["table_talk"]
+    at_ballots, at_targets = off[GAME_BALLOTS], off[GAME_ABILITY_TARGETS]
+    at_brawls, at_agenda, at_accused = off[GAME_BRAWLS], off[GAME_AGENDA_TARGETS], off[GAME_ACCUSED]
+    at_bloodwork = off[GAME_BLOODWORK]
     for r in range(n):
         j = absolute(r, seat, n)
-        if s["game_played"][j]:
-            out[off[GAME_PLAYED] + r] = game_count(s["game_played"][j])
-        if s["game_calls"][j]:
-            out[off[GAME_VOTE_CALLS] + r] = game_count(s["game_calls"][j])
-        at = off[GAME_BALLOTS] + r * (n + 1)
-        for k in range(n):
-            if s["game_ballots"][j, k]:
-                out[at + relative(k, seat, n)] = game_count(s["game_ballots"][j, k])
-        if s["game_ballots"][j, n]:
-            out[at + n] = game_count(s["game_ballots"][j, n])
-        if s["character"][j] >= 0:  # abilities are used only after every pick is shown
+        out[off[GAME_PLAYED] + r] = game_count(played[j])
+        out[off[GAME_VOTE_CALLS] + r] = game_count(calls[j])
+        out[at_ballots + r * (n + 1) + n] = game_count(ballots[j, n])
+        if character[j] >= 0:  # abilities are used only after every pick is shown
             spent = 0.0
             for slot in range(2):
-                ended = s["game_used"][j, slot]
-                if ended:
-                    out[off[GAME_ABILITIES_USED] + 2 * r + slot] = game_count(ended)
-                spent += (ended + used[j, slot]) * SLOT_COST[s["character"][j], slot]
-            if spent:
-                out[off[GAME_OXYGEN_SPENT] + r] = game_count(spent)
+                out[off[GAME_ABILITIES_USED] + 2 * r + slot] = game_count(game_used[j, slot])
+                spent += (game_used[j, slot] + used[j, slot]) * SLOT_COST[character[j], slot]
+            out[off[GAME_OXYGEN_SPENT] + r] = game_count(spent)
         for k in range(n):
             rk = relative(k, seat, n)
-            if s["game_targets"][j, k]:
-                out[off[GAME_ABILITY_TARGETS] + r * n + rk] = game_count(s["game_targets"][j, k])
-            if s["game_brawls"][j, k]:
-                out[off[GAME_BRAWLS] + r * n + rk] = game_count(s["game_brawls"][j, k])
-            if s["game_agenda_targets"][j, k]:
-                out[off[GAME_AGENDA_TARGETS] + r * n + rk] = game_count(
-                    s["game_agenda_targets"][j, k])
-            if talk and s["game_accused"][j, k]:
-                out[off[GAME_ACCUSED] + r * n + rk] = game_count(s["game_accused"][j, k])
+            out[at_ballots + r * (n + 1) + rk] = game_count(ballots[j, k])
+            out[at_targets + r * n + rk] = game_count(targets[j, k])
+            out[at_brawls + r * n + rk] = game_count(brawls[j, k])
+            out[at_agenda + r * n + rk] = game_count(agenda[j, k])
         for card in range(T):
-            if s["game_bloodwork"][j, card]:
-                out[off[GAME_BLOODWORK] + r * T + card] = game_count(s["game_bloodwork"][j, card])
-            if surveillant and s["game_surveilled"][j, card]:
-                out[off[GAME_SURVEILLED] + r * T + card] = game_count(
-                    s["game_surveilled"][j, card])
-            if interceptor and s["game_intercepted"][j, card]:
-                out[off[GAME_INTERCEPTED] + r * T + card] = game_count(
-                    s["game_intercepted"][j, card])
+            out[at_bloodwork + r * T + card] = game_count(bloodwork[j, card])
+        if surveillant:
+            for card in range(T):
+                out[off[GAME_SURVEILLED] + r * T + card] = game_count(surveilled[j, card])
+        if interceptor:
+            for card in range(T):
+                out[off[GAME_INTERCEPTED] + r * T + card] = game_count(intercepted[j, card])
         if talk:
+            for k in range(n):
+                out[at_accused + r * n + relative(k, seat, n)] = game_count(accused[j, k])
             for category in range(3):
-                if s["game_claims"][j, category]:
-                    out[off[GAME_CLAIMS] + r * 3 + category] = game_count(
-                        s["game_claims"][j, category])
+                out[off[GAME_CLAIMS] + r * 3 + category] = game_count(claims[j, category])
 
 
 @kernel

@@ -49,6 +49,12 @@ PARAMS = (
         "past rounds in the observation: revealed cards, who played, one's own cards, "
         "abilities used and their targets, votes, exiles, deaths, the tracks",
     ),
+    Param(
+        "game_counts", 1, 0, 1,
+        "the whole game's counts in the observation (the game_ pieces, version 5); 0 keeps "
+        "the window alone, for a policy with its own memory, and a smaller, faster view",
+        "bool",
+    ),
 )
 
 
@@ -64,6 +70,7 @@ def observation_layout(params: dict) -> Layout:
     talk = n if params["table_talk"] else 0
     k = params["history_rounds"]
     talk_k = k if params["table_talk"] else 0
+    g = 1 if params["game_counts"] else 0  # rows of the whole game's pieces
     return Layout(
         (
             Piece("own_agenda", (N_AGENDAS,), "one-hot agenda of the observer"),
@@ -129,27 +136,27 @@ def observation_layout(params: dict) -> Layout:
             Piece("past_claims", (talk_k, n, 3), "that round's table talk: claims"),
             Piece("past_accused", (talk_k, n, n), "that round's table talk: whom each accused"),
             Piece("past_accused_card", (talk_k, n, N_CARD_TYPES), "of which card"),
-            Piece("game_revealed", (N_CARD_TYPES,), GAME + "cards revealed by type"),
-            Piece("game_played", (n,), GAME + "Below Deck cards each seat played"),
-            Piece("game_own_played", (N_CARD_TYPES,), GAME + "the observer's own cards by type"),
-            Piece("game_vote_calls", (n,), GAME + "votes each seat called"),
-            Piece("game_ballots", (n, n + 1), GAME + "ballots each seat cast for each seat, "
+            Piece("game_revealed", (g * N_CARD_TYPES,), GAME + "cards revealed by type"),
+            Piece("game_played", (g * n,), GAME + "Below Deck cards each seat played"),
+            Piece("game_own_played", (g * N_CARD_TYPES,), GAME + "the observer's own cards by type"),
+            Piece("game_vote_calls", (g * n,), GAME + "votes each seat called"),
+            Piece("game_ballots", (g * n, n + 1), GAME + "ballots each seat cast for each seat, "
                   "or abstained"),
-            Piece("game_abilities_used", (n, 2), GAME + "Above Deck Actions used, by slot"),
-            Piece("game_ability_targets", (n, n), GAME + "whom each seat's abilities chose"),
-            Piece("game_oxygen_spent", (n,), "Oxygen each seat spent on Above Deck Actions over "
+            Piece("game_abilities_used", (g * n, 2), GAME + "Above Deck Actions used, by slot"),
+            Piece("game_ability_targets", (g * n, n), GAME + "whom each seat's abilities chose"),
+            Piece("game_oxygen_spent", (g * n,), "Oxygen each seat spent on Above Deck Actions over "
                   "the whole game, this round included, / 20, at most 2"),
-            Piece("game_bloodwork", (n, N_CARD_TYPES), GAME + "cards each seat revealed by "
+            Piece("game_bloodwork", (g * n, N_CARD_TYPES), GAME + "cards each seat revealed by "
                   "Bloodwork"),
-            Piece("game_surveilled", (n, N_CARD_TYPES), GAME + "face-down cards of each seat the "
+            Piece("game_surveilled", (g * n, N_CARD_TYPES), GAME + "face-down cards of each seat the "
                   "observer saw by Surveillance"),
-            Piece("game_intercepted", (n, N_CARD_TYPES), GAME + "deck tops of each seat the "
+            Piece("game_intercepted", (g * n, N_CARD_TYPES), GAME + "deck tops of each seat the "
                   "observer saw by Intercept"),
-            Piece("game_brawls", (n, n), GAME + "Brawl targets each seat chose"),
-            Piece("game_agenda_targets", (n, n), "whom each seat's agenda ability chose, this "
+            Piece("game_brawls", (g * n, n), GAME + "Brawl targets each seat chose"),
+            Piece("game_agenda_targets", (g * n, n), "whom each seat's agenda ability chose, this "
                   "round included, / 20"),
-            Piece("game_claims", (talk, 3), GAME + "table-talk claims"),
-            Piece("game_accused", (talk, n), GAME + "whom each seat accused"),
+            Piece("game_claims", (g * talk, 3), GAME + "table-talk claims"),
+            Piece("game_accused", (g * talk, n), GAME + "whom each seat accused"),
         )
     )
 

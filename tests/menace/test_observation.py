@@ -348,3 +348,24 @@ def test_oxygen_spent_stays_within_its_bound_and_the_whole_game_keeps_the_rest()
     assert v["oxygen_spent"][1] == 2.0
     assert v["game_oxygen_spent"][1] == np.float32(9 / 20)
     assert v["game_abilities_used"][1, 1] == np.float32(8 / 20)  # the rounds ended
+
+
+def test_game_counts_zero_keeps_the_window_alone_and_plays_the_same_game():
+    """`game_counts=0` drops the whole game's pieces (a policy with its own memory needs only
+    the window); every other piece, and the game itself, are the same."""
+    with_counts = envs.make_vec("menace", 8, seed=5, num_players=6)
+    without = envs.make_vec("menace", 8, seed=5, num_players=6, game_counts=0)
+    full = with_counts.spec.observation_layout(with_counts.params)
+    window = without.spec.observation_layout(without.params)
+    dropped = {p.name for p in full.pieces if p.name.startswith("game_")}
+    assert len(dropped) == 15 and all(
+        p.size == 0 for p in window.pieces if p.name in dropped
+    )
+    for _ in range(200):
+        a, b = full.split(with_counts.observation), window.split(without.observation)
+        for name, value in b.items():
+            if name not in dropped:
+                assert np.array_equal(a[name], value), name
+        actions = with_counts.action_mask.argmax(1)
+        with_counts.step(actions)
+        without.step(actions)
