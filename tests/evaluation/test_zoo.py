@@ -50,6 +50,11 @@ def test_a_policy_of_an_earlier_observation_reads_its_pieces_of_todays():
     mask = torch.from_numpy(vec.action_mask)
     expected = logits.masked_fill(~mask, -torch.inf).argmax(1).numpy()
     assert (policy.act(vec.observation, vec.action_mask) == expected).all()
+    # without the whole game's counts (a parameter version 4 never had) it reads the same
+    window = envs.make_vec("menace", 64, seed=2, num_players=5, game_counts=0)
+    same = load_policy(zoo.path(f"zoo:{name}"), game="menace", greedy=True, num_players=5,
+                       game_counts=0)
+    assert (same.act(window.observation, window.action_mask) == expected).all()
     metadata = {**zoo.entry(name), "params": vec.params,
                 "observation_fingerprint": earlier.fingerprint()}
     with pytest.raises(CheckpointError, match="version 4"):  # a training run does not resume
