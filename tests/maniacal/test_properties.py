@@ -252,35 +252,12 @@ def test_who_decides_next_does_not_change_with_what_a_seat_cannot_know(num_playe
     seat's view stays the same the same seats decide. Version 1 opened a Scheme window only
     for a seat holding a playable Scheme and applied a one-action turn or roll window at once,
     so who was asked next told the table what a seat held (an outside audit: 40 of 40 re-deals)."""
+    from tests.tools import same_deciders
+
     vec = envs.make_vec("maniacal", 24, seed=num_players + 40, num_players=num_players)
     players = [ManiacalHeuristic(vec.spec, vec.params), RandomPolicy(5)]
-    which = np.arange(vec.num_envs) % len(players)
-    tables = [envs.make_vec("maniacal", 1, num_players=num_players) for _ in range(2)]
-    rng = np.random.default_rng(num_players)
-    compared = 0
-    for step in range(150):
-        for b in range(step % 4, vec.num_envs, 4):
-            seat = int(rng.integers(num_players))
-            t, changed = hidden_from(vec.records[b], seat, rng)
-            if not changed:
-                continue
-            a, other = tables
-            a.set_records(vec.records[b : b + 1])
-            other.set_records(np.array([t], dtype=other.records.dtype))
-            for _ in range(30):
-                assert a.current_seat[0] == other.current_seat[0], (step, b, seat)
-                compared += 1
-                both = np.flatnonzero(a.action_mask[0] & other.action_mask[0])
-                if not len(both):
-                    break
-                action = np.array([rng.choice(both)])
-                over = [bool(v.step(action)[1][0]) for v in tables]
-                if any(over) or _view(a, seat) != _view(other, seat):
-                    break  # something hidden turned up to the seat: the tables may differ now
-        actions = np.empty(vec.num_envs, np.int64)
-        for k, player in enumerate(players):
-            actions[which == k] = player.act(vec.observation, vec.action_mask)[which == k]
-        vec.step(actions)
+    compared = same_deciders(vec, players, hidden_from, _view, np.random.default_rng(num_players),
+                             150)
     assert compared > 2000, compared
 
 

@@ -90,38 +90,12 @@ def test_who_decides_next_does_not_change_with_what_a_seat_cannot_know(num_playe
     from envs.menace import rules
     from envs.menace.cards import DELEGATE
     from tests.menace.hidden import hidden_from
+    from tests.tools import same_deciders
 
     vec = envs.make_vec("menace", 24, seed=num_players + 60, num_players=num_players)
     players = [MenaceHeuristic(vec.spec, vec.params), RandomPolicy(5)]
-    which = np.arange(vec.num_envs) % len(players)
-    tables = [envs.make_vec("menace", 1, num_players=num_players) for _ in range(2)]
-    rng = np.random.default_rng(num_players)
-    compared = 0
-    for step in range(120):
-        for b in range(step % 4, vec.num_envs, 4):
-            seat = int(rng.integers(num_players))
-            t, changed = hidden_from(vec.records[b], seat, rng)
-            if not changed:
-                continue
-            a, other = tables
-            a.set_records(vec.records[b : b + 1])
-            other.set_records(np.array([t], dtype=other.records.dtype))
-            for _ in range(30):
-                assert a.current_seat[0] == other.current_seat[0], (step, b, seat)
-                compared += 1
-                both = np.flatnonzero(a.action_mask[0] & other.action_mask[0])
-                if not len(both):
-                    break
-                delegating = (a.records[0]["ab_user"] != rules.NOBODY
-                              and a.records[0]["ab_id"] == DELEGATE)
-                action = np.array([rng.choice(both)])
-                over = [bool(v.step(action)[1][0]) for v in tables]
-                if any(over) or delegating or not np.array_equal(
-                    _public_view(a, seat), _public_view(other, seat)
-                ):
-                    break  # something hidden turned up to the seat: the tables may differ now
-        actions = np.empty(vec.num_envs, np.int64)
-        for k, player in enumerate(players):
-            actions[which == k] = player.act(vec.observation, vec.action_mask)[which == k]
-        vec.step(actions)
+    compared = same_deciders(
+        vec, players, hidden_from, _public_view, np.random.default_rng(num_players), 120,
+        stops=lambda s: s["ab_user"] != rules.NOBODY and s["ab_id"] == DELEGATE,
+    )
     assert compared > 2000, compared
