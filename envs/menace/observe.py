@@ -292,8 +292,8 @@ def game_count(count):
 @kernel
 def observe_game(s, seat, out, off, n, ch):
     """Version 5: what the whole game has shown this seat (the record's `game_*` counts). Every
-    field is viewed once, outside the loops (each record-field access
-    rebuilds an array header), and counts are written without a test for zero."""
+    field is viewed once, outside the loops (each record-field access rebuilds an array
+    header), and counts are written without a test for zero."""
     revealed, own = s["game_revealed"], s["game_cards"][seat]
     at_revealed, at_own = off[GAME_REVEALED], off[GAME_OWN_PLAYED]
     for card in range(T):
