@@ -8,7 +8,10 @@ The impostor hides its colour, fishes for its own cards from the seats that show
 players, in the second half of the game, from any seat), kills when it can, and sabotages once
 it would guess every other seat's colour right half the time: at its own decisions, or in the
 window after a card is turned face up, which is where votes and clears hand it colours. When
-the crew must know who it is, it guesses at once rather than be named.
+the crew must know who it is, or a crew voting in seating order will name it next, it guesses
+at once rather than be named; while such a crew names other seats, it lets their votes turn
+colours up. It reads a show as the table plays: a seat that shows a colour hides its own until
+the seats turned face up turn out to have shown theirs.
 
 It counts as a careful player does, from its raw observation alone (``envs/amongus/counting.py``,
 the count ``assist=1`` would put in the observation): every seat holds one colour, so a colour
@@ -27,8 +30,10 @@ from __future__ import annotations
 import numpy as np
 
 from envs.amongus import actions as A
-from envs.amongus.counting import impostor_counts, impostor_odds
+from envs.amongus.counting import SHOWN, impostor_counts, impostor_odds
 from envs.amongus.pieces import (
+    CLEARED,
+    FIRST_PLAYER,
     HAND,
     IMPOSTOR_COLOUR,
     IS_IMPOSTOR,
@@ -42,6 +47,7 @@ from envs.amongus.pieces import (
     SHOWN_TOTAL,
     TURN_OWNER,
     VOTED,
+    VOTED_FOR,
 )
 from envs.amongus.rules import (
     END_OF_TURN, INVESTIGATION, REPLY, SABOTAGE_GUESS, SABOTAGE_WINDOW, TRADE,
@@ -142,10 +148,16 @@ def _cornered(revealed, not_impostor, voted, n):
 CREW = (0.05, 0.05, 1.0, 10.0)
 IMPOSTOR = (0.1, 0.05, 0.05, 10.0)
 
+# How likely the impostor takes a seat to hold a colour it showed once the table has shown
+# that its crewmates show their own colour: a seat turned face up had shown its own colour,
+# and no more face-up seats had shown only others.
+HONEST_SHOW = 5.0
+
 # Its settings as one array, so that a style or a sweep changes numbers, not code: the
-# impostor's sabotage threshold, the crew's vote threshold, each side's prior.
-SURE_AT, VOTE_AT, CREW_PRIOR, IMPOSTOR_PRIOR = 0, 1, 2, 6
-SETTINGS = np.array((SURE, VOTE_SURE) + CREW + IMPOSTOR)
+# impostor's sabotage threshold, the crew's vote threshold, each side's prior, the impostor's
+# weight of a show at an honest table.
+SURE_AT, VOTE_AT, CREW_PRIOR, IMPOSTOR_PRIOR, HONEST_AT = 0, 1, 2, 6, 10
+SETTINGS = np.array((SURE, VOTE_SURE) + CREW + IMPOSTOR + (HONEST_SHOW,))
 
 # From this table size the impostor, in the second half of the game, also trades with seats
 # that never showed its colour: a crew that sits still until the last round (``late_vote``)
@@ -153,6 +165,79 @@ SETTINGS = np.array((SURE, VOTE_SURE) + CREW + IMPOSTOR)
 # games: 0.144 -> 0.529 at 5 players, 0.103 -> 0.515 at 6). At 4 players trading singles it
 # out among three (0.468 -> 0.308), so there it waits.
 BLIND_TRADE_FROM = 5
+
+
+@kernel
+def _show_weight(known, shown_total, cleared, n, base):
+    """How likely the impostor takes a seat to hold a colour it showed, against one it never let
+    go, from the seats it has seen turned face up by a vote: each that had shown its own colour
+    is one for an honest table, each that had shown only others one against, with one against
+    to start (``base`` at most: the crew's cards speak for a table that hides). A clearer is no
+    witness: with a hand of its own colour it had nothing else to show."""
+    honest, other = 0, 1
+    for r in range(1, n):
+        k = _known_colour(known, r, n)
+        if k < 0 or cleared[r] > 0.5:
+            continue
+        shows = 0.0
+        for c in range(n):
+            shows += shown_total[r * n + c]
+        if shown_total[r * n + k] > 0:
+            honest += 1
+        elif shows > 0:
+            other += 1
+    # a show of its own colour against one of the n - 2 others a seat may hold
+    return max(base, honest * (n - 2) / other)
+
+
+# What a crew that votes in seating order (the chain) means for the impostor's next decision.
+NO_CHAIN, CHAIN_PASSES, CHAIN_NAMES = 0, 1, 2
+
+
+@kernel
+def _vote_chain(obs, off, n, phase, revealed, not_impostor, voted):
+    """Whether the crew has voted in seating order at every end of turn this round, and if so
+    whether it names the impostor (the observer) before its next decision. Such a crew votes
+    for a seat that took its turn without voting (only the impostor cannot vote) or else for
+    the nearest seat clockwise that may be the impostor, so the next seat to end a turn names
+    it when it sits first in that order: a guess then is worth more than any wait. Until then
+    each of its wrong votes turns two colours face up for nothing: the guess can wait."""
+    first = np.argmax(obs[off[FIRST_PLAYER] : off[FIRST_PLAYER] + n])
+    owner = np.argmax(obs[off[TURN_OWNER] : off[TURN_OWNER] + n])
+    if phase == SABOTAGE_WINDOW:
+        ended, after = (owner - first) % n + 1, (owner + 1) % n  # the owner has acted
+    elif phase == REPLY:
+        ended, after = (owner - first) % n, owner
+    elif owner == 0 and (phase == TRADE or phase == END_OF_TURN):
+        ended, after = (owner - first) % n + 1, 1
+    else:
+        return NO_CHAIN
+    ballots = off[VOTED_FOR]
+    votes = 0
+    for i in range(ended):
+        r = (first + i) % n
+        if r == 0:
+            continue
+        if voted[r] < 0.5:
+            return NO_CHAIN  # a crewmate ended its turn without a vote: this crew waits
+        for d in range(1, n):  # its ballot named the nearest seat clockwise still in doubt
+            t = (r + d) % n
+            if obs[ballots + r * n + t] > 0.5:
+                break
+            if t == 0 or (revealed[t] < 0.5 and not_impostor[t] < 0.5):
+                return NO_CHAIN
+        votes += 1
+    if votes == 0 or after == 0 or voted[after] > 0.5:
+        return NO_CHAIN
+    if (0 - first) % n < ended:
+        return CHAIN_NAMES  # the impostor took its turn this round without voting
+    for d in range(1, n):
+        r = (after + d) % n
+        if r == 0:
+            return CHAIN_NAMES
+        if revealed[r] < 0.5 and not_impostor[r] < 0.5:
+            return CHAIN_PASSES
+    return NO_CHAIN
 
 
 @kernel
@@ -173,6 +258,7 @@ def decide_with(obs, mask, off, n, settings):
     revealed = obs[off[REVEALED] : off[REVEALED] + n]
     not_impostor = obs[off[NOT_IMPOSTOR] : off[NOT_IMPOSTOR] + n]
     voted = obs[off[VOTED] : off[VOTED] + n]
+    cleared = obs[off[CLEARED] : off[CLEARED] + n]
     known = obs[off[KNOWN_COLOUR] : off[KNOWN_COLOUR] + n * n]
     shown_total = obs[off[SHOWN_TOTAL] : off[SHOWN_TOTAL] + n * n]
     received = obs[off[RECEIVED_FROM] : off[RECEIVED_FROM] + n * n]
@@ -182,9 +268,13 @@ def decide_with(obs, mask, off, n, settings):
         if mask[A.KILL]:
             return A.KILL
         odds = np.zeros(n)
-        chance = impostor_counts(obs, off, n, settings[IMPOSTOR_PRIOR : IMPOSTOR_PRIOR + 4], odds)
-        desperate = _cornered(revealed, not_impostor, voted, n) or (final_round and unknown <= 2)
-        if mask[A.SABOTAGE] and (chance >= sure or desperate):
+        prior = settings[IMPOSTOR_PRIOR : IMPOSTOR_PRIOR + 4].copy()
+        prior[SHOWN] = min(_show_weight(known, shown_total, cleared, n, prior[SHOWN]), settings[HONEST_AT])
+        chance = impostor_counts(obs, off, n, prior, odds)
+        chain = _vote_chain(obs, off, n, phase, revealed, not_impostor, voted)
+        desperate = (_cornered(revealed, not_impostor, voted, n)
+                     or (final_round and unknown <= 2) or chain == CHAIN_NAMES)
+        if mask[A.SABOTAGE] and ((chance >= sure and chain != CHAIN_PASSES) or desperate):
             return A.SABOTAGE
         if phase == SABOTAGE_WINDOW:
             return A.NO_SABOTAGE

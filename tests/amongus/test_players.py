@@ -126,6 +126,57 @@ def test_balance_table_pits_three_crews_against_the_heuristic_impostor():
     assert format_balance(result).count("\n") == 7
 
 
+def test_heuristic_impostor_guesses_before_a_crew_voting_in_seating_order_names_it():
+    """Seat 0 names seat 1 and seat 1 will name seat 2: seat 3, the impostor, waits (each wrong
+    vote turns two colours up). Then seat 1 names seat 2, and seat 2 names seat 3 on its turn,
+    which comes next: the impostor guesses now, though four colours are open (1 in 24)."""
+    t = Table(num_players=8, impostor=3).edit(first_player=0).turn(0)
+    t.act("no trade")
+    t.act("vote +1")
+    while int(t.s["current_seat"]) != 3:
+        t.act("no sabotage")
+    assert plays(t, "heuristic") == "no sabotage"
+    t.let_the_window_pass()
+    t.act("no trade")
+    t.act("vote +1")
+    while int(t.s["current_seat"]) != 3:
+        t.act("no sabotage")
+    assert plays(t, "heuristic") == "sabotage"
+
+
+def test_heuristic_impostor_waits_while_a_crew_voting_in_seating_order_names_other_seats():
+    """Seats 2-4 each showed one colour only, twice: the impostor (seat 5) would guess them
+    right half the time, and sabotages in the window of a vote that broke the order. After a
+    vote in seating order, the next vote names seat 2, not seat 5: each such vote turns two
+    more colours up, so it waits."""
+    twice = shown(seat0=["red"], seat2=["green"] * 2, seat3=["pink"] * 2, seat4=["orange"] * 2)
+    t = Table(num_players=6, impostor=5).edit(first_player=0, shown_total=twice).turn(0)
+    t.act("no trade")
+    t.act("vote +2")  # seat 2: not the nearest seat
+    while int(t.s["current_seat"]) != 5:
+        t.act("no sabotage")
+    assert plays(t, "heuristic") == "sabotage"
+    t = Table(num_players=6, impostor=5).edit(first_player=0, shown_total=twice).turn(0)
+    t.act("no trade")
+    t.act("vote +1")
+    while int(t.s["current_seat"]) != 5:
+        t.act("no sabotage")
+    assert plays(t, "heuristic") == "no sabotage"
+
+
+def test_heuristic_impostor_believes_shows_once_face_up_seats_had_shown_their_own_colour():
+    """Seats 1 and 2 are face up; seat 3 showed pink, seat 0 nothing. Where seats 1 and 2 had
+    shown other colours, a crewmate hides its own: seat 3 is red, seat 0 pink. Where they had
+    shown their own, seat 3 is pink and seat 0 red. The impostor guesses seat 0 first."""
+    for seen, guess in ((dict(seat1=["green"], seat2=["blue"]), "guess pink"),
+                        (dict(seat1=["blue"], seat2=["green"]), "guess red")):
+        board = shown(seat3=["pink"], **seen)
+        t = Table(num_players=5, impostor=4).edit(shown_total=board,
+                                                  revealed=[0, 1, 1, 0, 0] + [0] * 5)
+        t.turn(4, rules.END_OF_TURN).act("sabotage")
+        assert plays(t, "heuristic") == guess
+
+
 def test_heuristic_impostor_guesses_the_colour_no_other_seat_can_hold():
     t = Table(num_players=4, impostor=1).edit(shown_total=ONE_DEAL_FITS)
     t.turn(1, rules.END_OF_TURN).act("sabotage")  # guesses run clockwise: seat 2 first
