@@ -9,7 +9,9 @@ policy), beside the zoo's policy for that team (``agents.zoo``: a published seed
 members and each trained policy's paired difference from the heuristic. One row plays the
 fresh crew against the fresh menace. Neither fresh side trained against any member: the
 heuristic was imitated as a warm start (so its rows are marked seen), then each side played
-the other's learner and a league of its snapshots.
+the other's learner and a league of its snapshots. The zoo's policies met more (``zoo.met``:
+what their sweep imitated, and their own run's other side); each policy's cells of the members
+it met read ``seen`` and stay out of its mean.
 
 The budget is counted in decisions, not seconds, and torch runs on one thread: the same command
 trains the same networks on an idle machine or a loaded one (a loaded one only takes longer).
@@ -29,8 +31,10 @@ import envs
 from agents import zoo
 from agents.neural import load_policy
 from agents.populations import DEFAULT as POPULATION
+from agents.populations import population
 
 from .benchmark import benchmark
+from .entrants import resolve
 from .match import play_match
 from .stats import format_difference
 
@@ -55,26 +59,34 @@ def demo_seed(seed: int) -> int:
     return int(np.random.SeedSequence([seed, 0xDE30]).generate_state(1)[0] >> 1)
 
 
-def format_population(team: str, reports: list[dict]) -> str:
-    """One team's table: a row per population member, a column per policy (the heuristic last,
-    from the first report's reference), the mean over members and each policy's paired
-    difference from the heuristic."""
+def format_population(team: str, reports: list[dict], reference: dict[str, float]) -> str:
+    """One team's table: a row per population member (``reference``: the heuristic's rate
+    against each, in the population's order), a column per policy (the heuristic last), the
+    mean over members and each policy's paired difference from the heuristic. A member a policy
+    met in training (its report left it out) reads ``seen``, and that policy's mean and
+    difference are over the members it did not meet."""
     first = reports[0]
+    members = list(reference)
+    rates = [{m["name"]: m["rate"] for m in r["members"]} for r in reports]
     names = [r["label"] for r in reports] + ["heuristic"]
-    w = max(12, *(len(m["name"]) for m in first["members"]))
+    w = max(12, *(len(name) for name in members))
     cw = max(14, *(len(name) for name in names))
     head = (f"{team} win rate against population {first['population']} "
-            f"({first['members_play']} side), {first['games']} paired deals per member")
+            f"({first['members_play']} side), {first['games']} paired deals per member; "
+            f"seen: met in training, left out of that policy's mean")
+
+    def cell(x):
+        return f"{x:>{cw}.3f}" if x is not None else f"{'seen':>{cw}}"
+
     lines = [head, f"  {'member':<{w}} " + " ".join(f"{name:>{cw}}" for name in names)]
-    for i, m in enumerate(first["members"]):
-        cells = [r["members"][i]["rate"] for r in reports] + [m["reference_rate"]]
-        seen = "  (seen in training)" if m["name"] in SEEN else ""
-        lines.append(f"  {m['name']:<{w}} " + " ".join(f"{x:>{cw}.3f}" for x in cells) + seen)
-    means = [r["mean"]["rate"] for r in reports] + [first["reference"]["mean"]["rate"]]
-    lines.append(f"  {'mean':<{w}} " + " ".join(f"{x:>{cw}.3f}" for x in means))
+    for name in members:
+        cells = [r.get(name) for r in rates] + [reference.get(name)]
+        lines.append(f"  {name:<{w}} " + " ".join(cell(x) for x in cells))
+    means = [r["mean"]["rate"] for r in reports] + [sum(reference.values()) / len(reference)]
+    lines.append(f"  {'mean':<{w}} " + " ".join(cell(x) for x in means))
     for r in reports:
         d = r["difference"]["mean"]
-        lines.append(f"  {r['label']} - heuristic, mean over members: "
+        lines.append(f"  {r['label']} - heuristic, mean over the members it did not meet: "
                      f"{format_difference((d['mean'], *d['interval']))} (paired 95%)")
     return "\n".join(lines)
 
@@ -103,11 +115,20 @@ def run_demo(steps: int = STEPS, seconds: float | None = None, games: int = GAME
                         **RECIPE)
     tables = []
     for team in spec.teams:
-        policies = [f"fresh@{paths[team]}"] + [f"zoo:{name}" for name in zoo.names(GAME, team)
-                                               if zoo.entry(name)["players"] == NUM_PLAYERS]
+        policies = {f"fresh@{paths[team]}": SEEN}
+        policies.update({f"zoo:{name}": zoo.met(name) for name in zoo.names(GAME, team)
+                         if zoo.entry(name)["players"] == NUM_PLAYERS})
         reports = [benchmark(GAME, team, p, games=games, seed=demo_seed(seed), workers=1,
-                             num_players=NUM_PLAYERS) for p in policies]
-        tables.append(format_population(team, reports))
+                             exclude=met, num_players=NUM_PLAYERS) for p, met in policies.items()]
+        other = next(t for t in spec.teams if t != team)
+        members = [resolve(m, spec, params).label
+                   for m in population(GAME, other, POPULATION, NUM_PLAYERS)]
+        reference = {m["name"]: m["reference_rate"] for r in reports for m in r["members"]}
+        if set(members) - set(reference):  # a member every policy met: the heuristic alone
+            alone = benchmark(GAME, team, "heuristic", games=games, seed=demo_seed(seed),
+                              workers=1, exclude=tuple(reference), num_players=NUM_PLAYERS)
+            reference.update({m["name"]: m["reference_rate"] for m in alone["members"]})
+        tables.append(format_population(team, reports, {m: reference[m] for m in members}))
     fresh = play_match(GAME, {team: load_policy(paths[team], game=GAME, team=team, seed=seed,
                                                 **params) for team in spec.teams},
                        games, seed=demo_seed(seed), **params).as_dict()

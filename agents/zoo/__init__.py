@@ -60,6 +60,18 @@ def entry(name: str) -> dict:
     return dict(index[name])
 
 
+def met(name: str) -> tuple[str, ...]:
+    """The population labels the policy met in training, so that no score of it against them
+    passes for a held-out one: the members its sweep left out as seen (imitated or played), and
+    the zoo's policies of the same run on the other side, the learner it trained against."""
+    name = name[len(PREFIX):] if is_zoo(name) else name
+    record = entry(name)
+    same_run = [PREFIX + other for other, e in _index().items()
+                if other != name and e["game"] == record["game"] and e["team"] != record["team"]
+                and (e["recipe"], e["seed"]) == (record["recipe"], record["seed"])]
+    return tuple(sorted(set(record.get("score", {}).get("seen_in_training", [])) | set(same_run)))
+
+
 def digest(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:

@@ -8,25 +8,37 @@ from evaluation.demo import STEPS, demo_seed, format_population, run_demo
 from training.evaluate import eval_seed
 
 
-def report(label: str, rates: list[float], reference: list[float]) -> dict:
-    members = [{"name": name, "rate": r, "reference_rate": h}
-               for name, r, h in zip(("random", "heuristic"), rates, reference)]
+def report(label: str, rates: dict[str, float], reference: dict[str, float]) -> dict:
+    members = [{"name": name, "rate": r, "reference_rate": reference[name]}
+               for name, r in rates.items()]
     return {"label": label, "population": "v2", "members_play": "menace", "games": 400,
-            "members": members, "mean": {"rate": sum(rates) / 2},
-            "reference": {"mean": {"rate": sum(reference) / 2}},
+            "members": members, "mean": {"rate": sum(rates.values()) / len(rates)},
             "difference": {"mean": {"mean": 0.1, "interval": [0.05, 0.15]}}}
 
 
 def test_the_population_table_has_a_column_per_policy_and_the_heuristic_last():
-    text = format_population("crew", [report("fresh", [0.6, 0.5], [0.5, 0.4]),
-                                      report("zoo:menace5-crew-s1", [0.7, 0.6], [0.5, 0.4])])
+    reference = {"random": 0.5, "heuristic": 0.4, "zoo:menace5-menace-s1": 0.2}
+    fresh = report("fresh", {"random": 0.6, "zoo:menace5-menace-s1": 0.1}, reference)
+    zoo = report("zoo:menace5-crew-s1", {"random": 0.7}, reference)
+    text = format_population("crew", [fresh, zoo], reference)
     lines = text.splitlines()
+    assert "seen: met in training" in lines[0]
     assert lines[1].split() == ["member", "fresh", "zoo:menace5-crew-s1", "heuristic"]
     assert lines[2].split() == ["random", "0.600", "0.700", "0.500"]
-    assert lines[3].split()[:4] == ["heuristic", "0.500", "0.600", "0.400"]
-    assert "(seen in training)" in lines[3]  # imitated as the warm start
-    assert lines[4].split() == ["mean", "0.550", "0.650", "0.450"]
-    assert "fresh - heuristic, mean over members: +0.100 [+0.050, +0.150]" in text
+    # imitated by both as a warm start; the zoo crew's own run trained against that menace
+    assert lines[3].split() == ["heuristic", "seen", "seen", "0.400"]
+    assert lines[4].split() == ["zoo:menace5-menace-s1", "0.100", "seen", "0.200"]
+    # each policy's over what it did not meet; the heuristic's over every member
+    assert lines[5].split() == ["mean", "0.350", "0.700", "0.367"]
+    assert ("fresh - heuristic, mean over the members it did not meet: +0.100 [+0.050, +0.150]"
+            in text)
+
+
+def test_a_zoo_policy_met_what_its_sweep_left_out_and_its_own_runs_other_side():
+    from agents import zoo
+
+    assert zoo.met("zoo:menace5-crew-s1") == ("drain", "heuristic", "zoo:menace5-menace-s1")
+    assert zoo.met("maniacal4-s1") == ("heuristic",)  # one shared policy: no other side
 
 
 def test_the_demo_and_the_curves_deal_apart_from_training():
