@@ -168,11 +168,11 @@ BLIND_TRADE_FROM = 5
 
 
 @kernel
-def _show_weight(known, shown_total, cleared, n, base):
+def _show_weight(known, shown_total, cleared, n, base, most):
     """How likely the impostor takes a seat to hold a colour it showed, against one it never let
     go, from the seats it has seen turned face up by a vote: each that had shown its own colour
     is one for an honest table, each that had shown only others one against, with one against
-    to start (``base`` at most: the crew's cards speak for a table that hides). A clearer is no
+    to start; at least ``base`` (a table that hides) and at most ``most``. A clearer is no
     witness: with a hand of its own colour it had nothing else to show."""
     honest, other = 0, 1
     for r in range(1, n):
@@ -187,7 +187,7 @@ def _show_weight(known, shown_total, cleared, n, base):
         elif shows > 0:
             other += 1
     # a show of its own colour against one of the n - 2 others a seat may hold
-    return max(base, honest * (n - 2) / other)
+    return min(max(base, honest * (n - 2) / other), most)
 
 
 # What a crew that votes in seating order (the chain) means for the impostor's next decision.
@@ -269,7 +269,8 @@ def decide_with(obs, mask, off, n, settings):
             return A.KILL
         odds = np.zeros(n)
         prior = settings[IMPOSTOR_PRIOR : IMPOSTOR_PRIOR + 4].copy()
-        prior[SHOWN] = min(_show_weight(known, shown_total, cleared, n, prior[SHOWN]), settings[HONEST_AT])
+        prior[SHOWN] = _show_weight(known, shown_total, cleared, n, prior[SHOWN],
+                                    settings[HONEST_AT])
         chance = impostor_counts(obs, off, n, prior, odds)
         chain = _vote_chain(obs, off, n, phase, revealed, not_impostor, voted)
         desperate = (_cornered(revealed, not_impostor, voted, n)

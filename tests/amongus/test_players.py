@@ -64,19 +64,23 @@ def exploit_plays(t: Table) -> str:
     return t.vec.spec.action_names[int(policy.act(t.vec.observation, t.vec.action_mask)[0])]
 
 
+def vote_then_ask(t: Table, ballot: str, seat: int) -> Table:
+    """The turn owner trades nothing and casts ``ballot``; the window that opens passes to
+    ``seat``, whose decision it is then."""
+    t.act("no trade")
+    t.act(ballot)
+    while int(t.s["current_seat"]) != seat:
+        t.act("no sabotage")
+    return t
+
+
 def test_chain_exploit_sabotages_in_the_window_before_the_seat_that_will_name_it():
     """Seat 0 names seat 1, seat 1 will name seat 2, seat 2 will name seat 3, the impostor."""
     t = Table(num_players=6, impostor=3).edit(first_player=0).turn(0)
-    t.act("no trade")
-    t.act("vote +1")  # seats 0 and 1 face up; seat 2 is still to vote
-    while int(t.s["current_seat"]) != 3:
-        t.act("no sabotage")
+    vote_then_ask(t, "vote +1", 3)  # seats 0 and 1 face up; seat 2 is still to vote
     assert exploit_plays(t) == plays(t, "heuristic") == "no sabotage"  # not named next
     t.let_the_window_pass()
-    t.act("no trade")
-    t.act("vote +1")  # seat 1 names seat 2: seat 2 names seat 3 on its turn, which comes next
-    while int(t.s["current_seat"]) != 3:
-        t.act("no sabotage")
+    vote_then_ask(t, "vote +1", 3)  # seat 1 names seat 2, and seat 2 seat 3 on its turn, next
     # Seats 4 and 5 are a coin toss: enough for the heuristic since version 6 (one half).
     assert exploit_plays(t) == plays(t, "heuristic") == "sabotage"
 
@@ -131,16 +135,10 @@ def test_heuristic_impostor_guesses_before_a_crew_voting_in_seating_order_names_
     vote turns two colours up). Then seat 1 names seat 2, and seat 2 names seat 3 on its turn,
     which comes next: the impostor guesses now, though four colours are open (1 in 24)."""
     t = Table(num_players=8, impostor=3).edit(first_player=0).turn(0)
-    t.act("no trade")
-    t.act("vote +1")
-    while int(t.s["current_seat"]) != 3:
-        t.act("no sabotage")
+    vote_then_ask(t, "vote +1", 3)
     assert plays(t, "heuristic") == "no sabotage"
     t.let_the_window_pass()
-    t.act("no trade")
-    t.act("vote +1")
-    while int(t.s["current_seat"]) != 3:
-        t.act("no sabotage")
+    vote_then_ask(t, "vote +1", 3)
     assert plays(t, "heuristic") == "sabotage"
 
 
@@ -151,16 +149,10 @@ def test_heuristic_impostor_waits_while_a_crew_voting_in_seating_order_names_oth
     more colours up, so it waits."""
     twice = shown(seat0=["red"], seat2=["green"] * 2, seat3=["pink"] * 2, seat4=["orange"] * 2)
     t = Table(num_players=6, impostor=5).edit(first_player=0, shown_total=twice).turn(0)
-    t.act("no trade")
-    t.act("vote +2")  # seat 2: not the nearest seat
-    while int(t.s["current_seat"]) != 5:
-        t.act("no sabotage")
+    vote_then_ask(t, "vote +2", 5)  # seat 2: not the nearest seat
     assert plays(t, "heuristic") == "sabotage"
     t = Table(num_players=6, impostor=5).edit(first_player=0, shown_total=twice).turn(0)
-    t.act("no trade")
-    t.act("vote +1")
-    while int(t.s["current_seat"]) != 5:
-        t.act("no sabotage")
+    vote_then_ask(t, "vote +1", 5)
     assert plays(t, "heuristic") == "no sabotage"
 
 
