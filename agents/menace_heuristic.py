@@ -92,11 +92,16 @@ MENACE_COVER = np.array([BS, BRAWL, REP], np.int64)
 MENACE_SABOTAGE = np.array([AB, PANIC, EXP, RL], np.int64)
 
 # What a card in the deck is worth to each side when choosing a character (7 cards each).
+# Backstab and Brawl are the Crew's only way to kill a Menace that keeps playing Bad cards once
+# exiled: at 1.5 (0.5 before) the Crew takes Brack Hollis, Sela Okonkwo or Martella Isodorus
+# over plainer decks (Malumil Einum, K-7, Ines Varro), never over Rotti Vestine, Juno Saar,
+# Osric Vale or Mara Tull. Against the careful drain at 5 players the Crew won 0.304 -> 0.365
+# (at 2.0 it takes the strike decks over Raise Morale and falls to about 0.30).
 CREW_VALUE = np.zeros(T, np.float64)
 MENACE_VALUE = np.zeros(T, np.float64)
 for _card, _crew, _menace in (
     (RM, 2.0, 0.0), (AR, 2.0, 0.0), (CMD, 1.0, 0.0), (BR, 1.0, 0.0), (REP, 0.5, 1.0),
-    (BS, 0.5, 1.0), (BRAWL, 0.5, 1.0), (PANIC, -1.0, 2.0), (AB, -1.0, 2.0), (RL, -1.0, 2.0),
+    (BS, 1.5, 1.0), (BRAWL, 1.5, 1.0), (PANIC, -1.0, 2.0), (AB, -1.0, 2.0), (RL, -1.0, 2.0),
     (EXP, -1.0, 2.0),
 ):
     CREW_VALUE[_card], MENACE_VALUE[_card] = _crew, _menace
@@ -145,6 +150,7 @@ SPEND_FROM = 7
 W_ABILITY = 1.0  # suspicion per Oxygen a seat spent on Above Deck Actions (no Crew does)
 W_VOTE = 0.5  # suspicion per ballot against a seat since shown to be Crew
 SHOWN = 5.0  # suspicion of a seat whose agenda is revealed as the Menace's (+10)
+FINISH = 10.0  # suspicion per Wound of a shown Menace, when the Crew chooses whom to wound
 PAST_WEIGHT = 0.6  # a past round's evidence, per round back, against this round's
 
 
@@ -382,6 +388,16 @@ def crew_turn(obs, off, mask, oxygen, n, scores, reserve):
 
 
 @kernel
+def finish_first(obs, off, n, scores):
+    """Among the Menaces shown for what they are, the one with more Wounds first: a second
+    Wound kills at the end of the round, where a first one on the other Menace kills no one."""
+    for r in range(1, n):
+        if scores[r] >= SHOWN:
+            for w in range(N_WOUND_KINDS):
+                scores[r] += FINISH * obs[off[WOUNDS] + r * N_WOUND_KINDS + w]
+
+
+@kernel
 def shown_menace(scores, n):
     """Whether a seat shown to be the Menace is still alive (an exiled one still plays)."""
     for r in range(1, n):
@@ -548,6 +564,9 @@ def decide_with(obs, mask, off, n, reserve):
                 choice = A.YES if cancel else A.PASS
     elif decision == R.BRAWL_TARGET or decision == R.AGENDA_TARGET:
         scores[0] = -1e9  # never oneself
+        if decision == R.BRAWL_TARGET or agenda == c.THE_VENGEANT:  # a Wound to give
+            if not menace:
+                finish_first(obs, off, n, scores)
         choice = best_seat(mask, scores, n, not menace)
         if decision == R.AGENDA_TARGET and agenda == c.THE_SAINT:  # heal the least suspect
             choice = best_seat(mask, scores, n, False)

@@ -195,6 +195,40 @@ def test_crew_holds_oxygen_spent_against_a_seat_across_the_whole_window():
     assert calls_vote(obs)
 
 
+def crew_choice(obs, actions, n=5):
+    mask = np.zeros((1, len(ACTION_NAMES)), np.bool_)
+    mask[0, [ACTION_NAMES.index(a) for a in actions]] = True
+    policy = MenaceHeuristic(SPEC, SPEC.resolve(num_players=n))
+    return ACTION_NAMES[int(policy.act(obs[None], mask)[0])]
+
+
+def test_crew_brawl_finishes_the_wounded_one_of_two_shown_menaces():
+    # Seats 1 and 2 are exiled and shown; seat 1 is more suspect (it spent Oxygen), seat 2
+    # holds a Wound: a second Wound on seat 2 kills it, a first on seat 1 kills no one.
+    shown = {"exiled": [(1, 1), (2, 1)], "past_round": [(0, 1)],
+             "agenda_revealed": [((1, c.THE_CONTAGION), 1), ((2, c.THE_BUTCHER), 1)],
+             "past_abilities_used": [((0, 2, 0), 1)],
+             "decision": [(rules.CALL_VOTE, 0), (rules.BRAWL_TARGET, 1)]}
+    seats = [f"seat +{r}" for r in range(1, 5)]
+    unhurt, off = crew_view(**shown)
+    assert crew_suspicion(unhurt, off).argmax() == 2
+    hurt, _ = crew_view(wounds=[((1, c.FLESH_WOUND), 1)], **shown)
+    assert crew_choice(unhurt, seats) == "seat +2"
+    assert crew_choice(hurt, seats) == "seat +1"
+
+
+def test_crew_picks_a_character_with_strike_cards_over_a_plainer_one():
+    # Brack Hollis (2 Brawl, 2 Backstab, 2 Raise Morale, 1 Basic Repair) against Malumil Einum
+    # (3 Basic Repair, 2 Command, 2 Raise Morale): the strike cards are how the Crew kills a
+    # Menace that keeps playing once exiled.
+    marine, captain = c.CHARACTER_NAMES.index("Brack Hollis"), c.CHARACTER_NAMES.index(
+        "Malumil Einum")
+    obs, _ = crew_view(decision=[(rules.CALL_VOTE, 0), (rules.PICK_CHARACTER, 1)],
+                       character_offer=[(marine, 1), (captain, 1)])
+    picks = [f"pick {c.CHARACTER_NAMES[ch]}" for ch in (marine, captain)]
+    assert crew_choice(obs, picks) == "pick Brack Hollis"
+
+
 # --- no simple script crushes the heuristic Crew ---------------------------------------------
 
 
