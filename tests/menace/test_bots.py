@@ -156,6 +156,18 @@ def test_crew_suspects_who_spent_oxygen_on_an_ability_last_round():
     assert not calls_vote(quiet) and calls_vote(drained)
 
 
+def test_crew_suspects_who_spent_energy_on_an_ability_it_never_uses_itself():
+    # Last round seat 3 used Laser Pistol (2 Energy): the Crew spends no Energy but on
+    # Self-Repair, so Energy drained by an ability is as telling as Oxygen.
+    osric, captain, k7 = (c.CHARACTER_NAMES.index(name)
+                          for name in ("Osric Vale", "Malumil Einum", "K-7"))
+    for character, slot, suspect in ((captain, 1, True), (k7, 0, False)):  # Self-Repair: no
+        obs, off = crew_view(past_round=[(0, 1)], past_abilities_used=[((0, 3, slot), 1)],
+                             character=[((3, osric), 0), ((3, character), 1)])
+        assert (crew_suspicion(obs, off)[3] > 1.5) == suspect
+        assert calls_vote(obs) == suspect
+
+
 def test_crew_suspects_who_played_in_past_rounds_that_revealed_bad_cards():
     # Last round: 2 Airlock Breach and the observer's own Basic Repair revealed; seat 3 played
     # two cards, the observer one. The round before: seat 1 played when a Panic! came up.
