@@ -207,7 +207,7 @@ def test_crew_holds_oxygen_spent_against_a_seat_across_the_whole_window():
     assert calls_vote(obs)
 
 
-def crew_choice(obs, actions, n=5):
+def heuristic_choice(obs, actions, n=5):
     mask = np.zeros((1, len(ACTION_NAMES)), np.bool_)
     mask[0, [ACTION_NAMES.index(a) for a in actions]] = True
     policy = MenaceHeuristic(SPEC, SPEC.resolve(num_players=n))
@@ -225,8 +225,8 @@ def test_crew_brawl_finishes_the_wounded_one_of_two_shown_menaces():
     unhurt, off = crew_view(**shown)
     assert crew_suspicion(unhurt, off).argmax() == 2
     hurt, _ = crew_view(wounds=[((1, c.FLESH_WOUND), 1)], **shown)
-    assert crew_choice(unhurt, seats) == "seat +2"
-    assert crew_choice(hurt, seats) == "seat +1"
+    assert heuristic_choice(unhurt, seats) == "seat +2"
+    assert heuristic_choice(hurt, seats) == "seat +1"
 
 
 def test_crew_picks_a_character_with_strike_cards_over_a_plainer_one():
@@ -238,7 +238,13 @@ def test_crew_picks_a_character_with_strike_cards_over_a_plainer_one():
     obs, _ = crew_view(decision=[(rules.CALL_VOTE, 0), (rules.PICK_CHARACTER, 1)],
                        character_offer=[(marine, 1), (captain, 1)])
     picks = [f"pick {c.CHARACTER_NAMES[ch]}" for ch in (marine, captain)]
-    assert crew_choice(obs, picks) == "pick Brack Hollis"
+    assert heuristic_choice(obs, picks) == "pick Brack Hollis"
+
+
+def test_crew_keeps_strike_cards_over_a_basic_repair_at_the_hand_limit():
+    obs, _ = crew_view(decision=[(rules.CALL_VOTE, 0), (rules.HAND_LIMIT, 1)])
+    held = ["card Basic Repair", "card Backstab", "card Brawl", "card Raise Morale"]
+    assert heuristic_choice(obs, held) == "card Basic Repair"
 
 
 # --- no simple script crushes the heuristic Crew ---------------------------------------------
