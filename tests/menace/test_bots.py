@@ -247,6 +247,16 @@ def test_crew_keeps_strike_cards_over_a_basic_repair_at_the_hand_limit():
     assert heuristic_choice(obs, held) == "card Basic Repair"
 
 
+def test_menace_keeps_backstab_out_of_its_cover_from_seven_players():
+    # First to act, no Bad card to hide, not the Mission Leader: at 5 players Backstab is cover
+    # (it wounds the Mission Leader, another seat); from 7 the Menace draws instead.
+    for n, expected in ((5, "play Backstab"), (7, "draw")):
+        obs, _ = crew_view(n=n, own_agenda=[(c.THE_VENGEANT, 0), (c.THE_CONTAGION, 1)],
+                           mission_leader=[(0, 0), (1, 1)],
+                           decision=[(rules.CALL_VOTE, 0), (rules.TURN, 1)])
+        assert heuristic_choice(obs, ["draw", "play Backstab"], n=n) == expected
+
+
 # --- no simple script crushes the heuristic Crew ---------------------------------------------
 
 
