@@ -97,14 +97,16 @@ def test_careful_drain_keeps_self_wounding_cards_while_anything_else_is_legal():
 
 
 def test_careful_drain_beats_the_drain_against_the_heuristic_crew():
-    """The audit's strongest Menace: the drain that does not wound itself."""
+    """The audit's strongest Menace: the drain that does not wound itself. Its lead over the
+    drain shrank once the Crew took characters with strike cards, which kill an exiled careful
+    drain (benchmark deals: 0.066 -> 0.056; these 2,000 deals, seed 3: 0.019)."""
     result = cross_play("menace", {"crew": ["heuristic"],
                                    "menace": ["drain", "careful@py:agents.menace_drain:"
-                                              "MenaceCarefulDrain"]}, 400, seed=3, workers=1,
+                                              "MenaceCarefulDrain"]}, 2000, seed=3, workers=1,
                         num_players=5)
     rate = {c.sides[1]: c.summary(("crew", "menace"))["win_rate"]["menace"]
             for c in result.cells}
-    assert rate["careful"] > rate["drain"] + 0.05
+    assert rate["careful"] > rate["drain"], rate
 
 
 def test_sellhire_never_builds_and_sells_the_dearest_room():

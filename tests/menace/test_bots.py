@@ -156,6 +156,18 @@ def test_crew_suspects_who_spent_oxygen_on_an_ability_last_round():
     assert not calls_vote(quiet) and calls_vote(drained)
 
 
+def test_crew_suspects_who_spent_energy_on_an_ability_it_never_uses_itself():
+    # Last round seat 3 used Laser Pistol (2 Energy): the Crew spends no Energy but on
+    # Self-Repair, so Energy drained by an ability is as telling as Oxygen.
+    osric, captain, k7 = (c.CHARACTER_NAMES.index(name)
+                          for name in ("Osric Vale", "Malumil Einum", "K-7"))
+    for character, slot, suspect in ((captain, 1, True), (k7, 0, False)):  # Self-Repair: no
+        obs, off = crew_view(past_round=[(0, 1)], past_abilities_used=[((0, 3, slot), 1)],
+                             character=[((3, osric), 0), ((3, character), 1)])
+        assert (crew_suspicion(obs, off)[3] > 1.5) == suspect
+        assert calls_vote(obs) == suspect
+
+
 def test_crew_suspects_who_played_in_past_rounds_that_revealed_bad_cards():
     # Last round: 2 Airlock Breach and the observer's own Basic Repair revealed; seat 3 played
     # two cards, the observer one. The round before: seat 1 played when a Panic! came up.
@@ -193,6 +205,56 @@ def test_crew_holds_oxygen_spent_against_a_seat_across_the_whole_window():
     obs, off = crew_view(past_round=rounds, past_abilities_used=[((2, 2, 0), 1)])
     assert crew_suspicion(obs, off)[2] == pytest.approx(1.0, abs=1e-2)
     assert calls_vote(obs)
+
+
+def heuristic_choice(obs, actions, n=5):
+    mask = np.zeros((1, len(ACTION_NAMES)), np.bool_)
+    mask[0, [ACTION_NAMES.index(a) for a in actions]] = True
+    policy = MenaceHeuristic(SPEC, SPEC.resolve(num_players=n))
+    return ACTION_NAMES[int(policy.act(obs[None], mask)[0])]
+
+
+def test_crew_brawl_finishes_the_wounded_one_of_two_shown_menaces():
+    # Seats 1 and 2 are exiled and shown; seat 1 is more suspect (it spent Oxygen), seat 2
+    # holds a Wound: a second Wound on seat 2 kills it, a first on seat 1 kills no one.
+    shown = {"exiled": [(1, 1), (2, 1)], "past_round": [(0, 1)],
+             "agenda_revealed": [((1, c.THE_CONTAGION), 1), ((2, c.THE_BUTCHER), 1)],
+             "past_abilities_used": [((0, 2, 0), 1)],
+             "decision": [(rules.CALL_VOTE, 0), (rules.BRAWL_TARGET, 1)]}
+    seats = [f"seat +{r}" for r in range(1, 5)]
+    unhurt, off = crew_view(**shown)
+    assert crew_suspicion(unhurt, off).argmax() == 2
+    hurt, _ = crew_view(wounds=[((1, c.FLESH_WOUND), 1)], **shown)
+    assert heuristic_choice(unhurt, seats) == "seat +2"
+    assert heuristic_choice(hurt, seats) == "seat +1"
+
+
+def test_crew_picks_a_character_with_strike_cards_over_a_plainer_one():
+    # Brack Hollis (2 Brawl, 2 Backstab, 2 Raise Morale, 1 Basic Repair) against Malumil Einum
+    # (3 Basic Repair, 2 Command, 2 Raise Morale): the strike cards are how the Crew kills a
+    # Menace that keeps playing once exiled.
+    marine, captain = c.CHARACTER_NAMES.index("Brack Hollis"), c.CHARACTER_NAMES.index(
+        "Malumil Einum")
+    obs, _ = crew_view(decision=[(rules.CALL_VOTE, 0), (rules.PICK_CHARACTER, 1)],
+                       character_offer=[(marine, 1), (captain, 1)])
+    picks = [f"pick {c.CHARACTER_NAMES[ch]}" for ch in (marine, captain)]
+    assert heuristic_choice(obs, picks) == "pick Brack Hollis"
+
+
+def test_crew_keeps_strike_cards_over_a_basic_repair_at_the_hand_limit():
+    obs, _ = crew_view(decision=[(rules.CALL_VOTE, 0), (rules.HAND_LIMIT, 1)])
+    held = ["card Basic Repair", "card Backstab", "card Brawl", "card Raise Morale"]
+    assert heuristic_choice(obs, held) == "card Basic Repair"
+
+
+def test_menace_keeps_backstab_out_of_its_cover_from_seven_players():
+    # First to act, no Bad card to hide, not the Mission Leader: at 5 players Backstab is cover
+    # (it wounds the Mission Leader, another seat); from 7 the Menace draws instead.
+    for n, expected in ((5, "play Backstab"), (7, "draw")):
+        obs, _ = crew_view(n=n, own_agenda=[(c.THE_VENGEANT, 0), (c.THE_CONTAGION, 1)],
+                           mission_leader=[(0, 0), (1, 1)],
+                           decision=[(rules.CALL_VOTE, 0), (rules.TURN, 1)])
+        assert heuristic_choice(obs, ["draw", "play Backstab"], n=n) == expected
 
 
 # --- no simple script crushes the heuristic Crew ---------------------------------------------
