@@ -200,10 +200,10 @@ def bad_share(obs, revealed_at, own_at, own_known):
 
 
 @kernel
-def oxygen_spent(obs, off, used_at, r):
-    """Oxygen seat `r` spent on Above Deck Actions, from the used flags at `used_at` (a seat's
-    character, and so what each of its abilities costs, is public); plus W_ENERGY per Energy
-    spent on an ability the Crew does not use."""
+def ability_spend(obs, off, used_at, r):
+    """What seat `r` spent on Above Deck Actions that no Crew seat spends, from the used flags at
+    `used_at` (a seat's character, and so what each of its abilities costs, is public): their
+    Oxygen, and W_ENERGY per Energy spent on an ability the Crew does not use."""
     spent = 0.0
     for ch in range(c.N_CHARACTERS):
         if obs[off[CHARACTER] + r * c.N_CHARACTERS + ch] > 0.5:
@@ -242,9 +242,10 @@ def ballot_evidence(obs, at, n, voter, sides):
 @kernel
 def public_evidence(obs, off, n, own_known, out):
     """What the table has seen of each seat, this round and over the past-round window: its share
-    of Bad cards revealed in rounds it played in, Oxygen it spent on Above Deck Actions, and
-    ballots cast against seats since shown to be Crew. Past rounds' shares and ballots weigh
-    less, by PAST_WEIGHT a round; Oxygen spent is a fact about the seat and keeps its weight.
+    of Bad cards revealed in rounds it played in, Oxygen and Energy it spent on Above Deck
+    Actions no Crew seat spends them on, and ballots cast against seats since shown to be Crew.
+    Past rounds' shares and ballots weigh less, by PAST_WEIGHT a round; what a seat spent is a
+    fact about it and keeps its weight.
     With `own_known` the observer's own cards are taken out of the shares, as it alone can;
     without, every row is what the rest of the table could hold against that seat."""
     share = bad_share(obs, off[REVEALED], off[OWN_PLAYED], own_known)
@@ -254,7 +255,7 @@ def public_evidence(obs, off, n, own_known, out):
     window = off[PAST_ROUND + 1] - off[PAST_ROUND]
     for r in range(n):
         score = obs[off[PLAYED] + r] * 3.0 * share
-        score += W_ABILITY * oxygen_spent(obs, off, off[ABILITIES_USED], r)
+        score += W_ABILITY * ability_spend(obs, off, off[ABILITIES_USED], r)
         score += ballot_evidence(obs, off[BALLOTS], n, r, sides)
         weight = 1.0
         for k in range(window):
@@ -267,7 +268,7 @@ def public_evidence(obs, off, n, own_known, out):
             past = obs[off[PAST_PLAYED] + k * n + r] * 3.0 * past_share
             past += ballot_evidence(obs, off[PAST_BALLOTS] + k * n * (n + 1), n, r, sides)
             score += weight * past
-            score += W_ABILITY * oxygen_spent(obs, off, off[PAST_ABILITIES_USED] + 2 * k * n, r)
+            score += W_ABILITY * ability_spend(obs, off, off[PAST_ABILITIES_USED] + 2 * k * n, r)
         out[r] = score
 
 
