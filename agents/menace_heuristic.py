@@ -163,6 +163,8 @@ W_ABILITY = 1.0  # suspicion per Oxygen a seat spent on Above Deck Actions (no C
 # won 0.517 at 7 players (0.380 not spending); with it, 0.357 (play_match, 2,000 games). A random
 # Menace, which spends Energy as it comes, fell 0.395 -> 0.264 at 7 (benchmark deals).
 W_ENERGY = 1.0
+# What each ability's use counts against a seat: its Oxygen, and its Energy where no Crew uses it.
+ABILITY_SPEND = ABILITY_OXYGEN + W_ENERGY * np.where(CREW_USES, 0, ABILITY_ENERGY)
 W_VOTE = 0.5  # suspicion per ballot against a seat since shown to be Crew
 SHOWN = 5.0  # suspicion of a seat whose agenda is revealed as the Menace's (+10)
 FINISH = 10.0  # suspicion per Wound of a shown Menace, when the Crew chooses whom to wound
@@ -203,16 +205,12 @@ def bad_share(obs, revealed_at, own_at, own_known):
 def ability_spend(obs, off, used_at, r):
     """What seat `r` spent on Above Deck Actions that no Crew seat spends, from the used flags at
     `used_at` (a seat's character, and so what each of its abilities costs, is public): their
-    Oxygen, and W_ENERGY per Energy spent on an ability the Crew does not use."""
+    Oxygen, and W_ENERGY per Energy spent on an ability the Crew does not use (ABILITY_SPEND)."""
     spent = 0.0
     for ch in range(c.N_CHARACTERS):
         if obs[off[CHARACTER] + r * c.N_CHARACTERS + ch] > 0.5:
             for slot in range(2):
-                ability = CHARACTER_ABILITIES[ch, slot]
-                cost = ABILITY_OXYGEN[ability]
-                if not CREW_USES[ability]:
-                    cost += W_ENERGY * ABILITY_ENERGY[ability]
-                spent += obs[used_at + 2 * r + slot] * cost
+                spent += obs[used_at + 2 * r + slot] * ABILITY_SPEND[CHARACTER_ABILITIES[ch, slot]]
     return spent
 
 

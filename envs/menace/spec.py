@@ -138,18 +138,19 @@ def observation_layout(params: dict) -> Layout:
             Piece("past_accused_card", (talk_k, n, N_CARD_TYPES), "of which card"),
             Piece("game_revealed", (g * N_CARD_TYPES,), GAME + "cards revealed by type"),
             Piece("game_played", (g * n,), GAME + "Below Deck cards each seat played"),
-            Piece("game_own_played", (g * N_CARD_TYPES,), GAME + "the observer's own cards by type"),
+            Piece("game_own_played", (g * N_CARD_TYPES,),
+                  GAME + "the observer's own cards by type"),
             Piece("game_vote_calls", (g * n,), GAME + "votes each seat called"),
             Piece("game_ballots", (g * n, n + 1), GAME + "ballots each seat cast for each seat, "
                   "or abstained"),
             Piece("game_abilities_used", (g * n, 2), GAME + "Above Deck Actions used, by slot"),
             Piece("game_ability_targets", (g * n, n), GAME + "whom each seat's abilities chose"),
-            Piece("game_oxygen_spent", (g * n,), "Oxygen each seat spent on Above Deck Actions over "
-                  "the whole game, this round included, / 20, at most 2"),
+            Piece("game_oxygen_spent", (g * n,), "Oxygen each seat spent on Above Deck Actions "
+                  "over the whole game, this round included, / 20, at most 2"),
             Piece("game_bloodwork", (g * n, N_CARD_TYPES), GAME + "cards each seat revealed by "
                   "Bloodwork"),
-            Piece("game_surveilled", (g * n, N_CARD_TYPES), GAME + "face-down cards of each seat the "
-                  "observer saw by Surveillance"),
+            Piece("game_surveilled", (g * n, N_CARD_TYPES), GAME + "face-down cards of each seat "
+                  "the observer saw by Surveillance"),
             Piece("game_intercepted", (g * n, N_CARD_TYPES), GAME + "deck tops of each seat the "
                   "observer saw by Intercept"),
             Piece("game_brawls", (g * n, n), GAME + "Brawl targets each seat chose"),
