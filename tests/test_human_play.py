@@ -63,18 +63,19 @@ def test_human_play_prints_no_hidden_action_of_another_seat(game):
                 assert spec.action_names[action] not in line
 
 
-def test_human_render_mode_hides_other_hands_unless_god_view():
+@pytest.mark.parametrize("mode", ["human", "ansi"])
+def test_render_hides_other_hands_unless_god_view(mode):
     from envs import menace_v5
 
-    hidden = menace_v5.env(num_players=5, render_mode="human")
+    hidden = menace_v5.env(num_players=5, render_mode=mode)
     hidden.reset(seed=2)
-    god = menace_v5.env(num_players=5, render_mode="human", god_view=True)
+    god = menace_v5.env(num_players=5, render_mode=mode, god_view=True)
     god.reset(seed=2)
     for env, lines in ((hidden, []), (god, [])):
         out = io.StringIO()
         with redirect_stdout(out):
-            env.render()
-        lines.extend(out.getvalue().splitlines())
+            text = env.render()
+        lines.extend((text or out.getvalue()).splitlines())
         seat = int(env.agent_selection.split("_")[1])
         others = [line for line in lines if line.strip().startswith("player_")
                   and not line.strip().startswith(f"player_{seat}:")]

@@ -54,8 +54,9 @@ class RawEnv(AECEnv):
 
     def __init__(self, game: GameDef, render_mode: str | None = None,
                  illegal_action: str = "raise", god_view: bool = False, **params):
-        """``god_view``: ``render()`` without a seat shows every hand and role; off by default in
-        ``human`` mode, where printing the table for a person at it must not give others away."""
+        """``god_view``: ``render()`` without a seat shows every hand and role. Off by default in
+        both modes: a rendered table, printed for a person or logged as text, must not give the
+        other seats away unless the caller asks for the whole table."""
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
@@ -240,15 +241,15 @@ class RawEnv(AECEnv):
         self._accumulate_rewards()
 
     def render(self, seat: int | None = None) -> str | None:
-        """What ``seat`` sees, or the whole table. ``human`` mode prints it, and without a seat
-        shows the deciding seat's view unless the env was made with ``god_view=True``: a
-        picture printed for a person at the table must not show the other hands."""
+        """What ``seat`` sees, or the whole table. Without a seat it shows the deciding seat's view
+        unless the env was made with ``god_view=True`` (PettingZoo's classic games render the
+        public board, never a hidden hand); ``human`` mode prints the text, ``ansi`` returns it."""
         if self.render_mode is None:
             return None
         self._require_reset("render()")
         if seat is not None:
             seat = integer(seat, "seat", 0, len(self.possible_agents) - 1)
-        elif self.render_mode == "human" and not self.god_view:
+        elif not self.god_view:
             seat = self._index[self.agent_selection]
         text = self.game.render(self._records[0], seat)
         if self.render_mode == "human":
