@@ -74,7 +74,9 @@ def wilson_arrays(successes: np.ndarray, trials: np.ndarray, z: float = Z95
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * np.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return np.maximum(0.0, centre - half), np.minimum(1.0, centre + half)
+    # Wilson's interval always holds p; the min/max only undo rounding (1 - 1e-16 at p = 1)
+    return (np.maximum(0.0, np.minimum(p, centre - half)),
+            np.minimum(1.0, np.maximum(p, centre + half)))
 
 
 def tango_arrays(only_a: np.ndarray, only_b: np.ndarray, n: np.ndarray, z: float = Z95

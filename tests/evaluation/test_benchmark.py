@@ -121,3 +121,12 @@ def test_the_command_stores_its_report_and_refuses_a_file_that_is_not_a_database
     done = subprocess.run(cmd + ["--db", str(text)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "not a SQLite database" in done.stderr
     assert text.read_text() == "keep me"
+
+
+def test_an_exclude_that_names_no_member_is_refused_before_playing(capsys):
+    from evaluation.cli import main
+
+    assert main(["benchmark", "menace", "--team", "crew", "--policy", "random", "--players",
+                 "5", "--exclude", "drain,sabotuer"]) == 2
+    err = capsys.readouterr().err
+    assert "--exclude sabotuer: not a member of population v2" in err and "\n" == err[-1]
