@@ -89,8 +89,8 @@ def sweep(datasets: int, seed: int, seeds: int = 5, deals: int = 300,
 def exploit_bound(datasets: int, seed: int, n: int = 400, members: int = 5,
                   rate: float = 0.55) -> float:
     """The exploit command's simultaneous interval on exploiter - best member
-    (``stats.best_member_difference``, from its counts) when the exploiter and every member share one true rate
-    (the audit's case: the best member picked on the same deals). Bonferroni over the members
+    (``stats.best_member_difference``, from its counts) when the exploiter and every member
+    share one true rate (the audit's case: the best member picked on the same deals). Bonferroni over the members
     makes it conservative by design: it should cover at least 95%."""
     rng = np.random.default_rng(seed)
     deal = rng.uniform(-0.2, 0.2, (datasets, 1, n))  # a deal's difficulty, shared by all

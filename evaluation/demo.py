@@ -86,10 +86,10 @@ def format_population(team: str, reports: list[dict], reference: dict[str, float
         lines.append(f"  {name:<{w}} " + " ".join(cell(x) for x in cells))
     for r in reports:
         d = r["difference"]["mean"]
+        difference = format_difference((d["mean"], *d["interval"]))
         lines.append(f"  {r['label']}: {r['mean']['rate']:.3f} against the {len(r['members'])} "
                      f"members it did not meet, the heuristic {r['reference']['mean']['rate']:.3f}"
-                     f" against the same; difference {format_difference((d['mean'], *d['interval']))}"
-                     f" (paired 95%)")
+                     f" against the same; difference {difference} (paired 95%)")
     return "\n".join(lines)
 
 

@@ -196,7 +196,8 @@ def page(recipe: Recipe, result: dict) -> str:
         lib = agg["lower_is_better"]
         measure = "mean position (lower is better)" if lib else "win rate"
         lines += [f"## {team} ({measure})", "",
-                  "| seed | held-out mean | worst member | heuristic's mean | gain [95%, over deals] "
+                  "| seed | held-out mean | worst member | heuristic's mean "
+                  "| gain [95%, over deals] "
                   "| left out (seen in training) |", "|---|---|---|---|---|---|"]
         for s in result["seeds"]:
             r = s["teams"][team]
