@@ -100,7 +100,7 @@ def test_a_free_for_all_policy_can_take_one_seat_against_the_rest():
     (dict(game="menace", team="crew", policy="heuristic", population_name="v9"),
      "unknown population"),
     (dict(game="menace", team="crew", policy="heuristic", seats=1), "free-for-all"),
-    (dict(game="maniacal", team="player", policy="heuristic", seats=4), "between 1 and 3"),
+    (dict(game="maniacal", team="player", policy="heuristic", seats=5), "between 1 and 4"),
 ])
 def test_bad_requests_are_refused_before_playing(kwargs, message):
     with pytest.raises(ValueError, match=message):
