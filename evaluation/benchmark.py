@@ -237,7 +237,7 @@ def format_report(r: dict) -> str:
     w = max(12, *(len(m["name"]) for m in r["members"]))
     lines = [head]
     if r["excluded"]:
-        lines.append(f"  left out (met in training, not held out): {', '.join(r['excluded'])}")
+        lines.append(f"  left out (met in training, or --exclude): {', '.join(r['excluded'])}")
     lines.append(f"  {'member':<{w}} {'policy [95%]':>22} {'heuristic':>10} "
                  f"{'difference [paired 95%]':>28}")
     for m in r["members"]:
