@@ -160,22 +160,19 @@ def mean_interval(values, resamples: int = RESAMPLES, seed: int = 0
     return bootstrap_mean(x, resamples, seed)
 
 
-def paired_difference(a, b, resamples: int = RESAMPLES, seed: int = 0, z: float = Z95
+def paired_difference(a, b, resamples: int = RESAMPLES, seed: int = 0
                       ) -> tuple[float, float, float]:
     """``(mean(a - b), low, high)`` for two policies' outcomes on the same deals (``a[i]`` and
-    ``b[i]`` from deal i): Tango's paired score interval when both are 0/1 outcomes (``z``
-    sets its level), else the bootstrap over deals, each resample keeping a deal's pair
-    together (95% only)."""
+    ``b[i]`` from deal i): Tango's paired score interval when both are 0/1 outcomes, else the
+    bootstrap over deals, each resample keeping a deal's pair together."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape or a.ndim != 1 or a.size < 2:
         raise ValueError(f"paired_difference needs two 1-D arrays over the same deals (at "
                          f"least two), got shapes {a.shape} and {b.shape}")
     if _binary(a) and _binary(b):
-        lo, hi = tango_arrays(np.sum(a > b), np.sum(a < b), a.size, z)
+        lo, hi = tango_arrays(np.sum(a > b), np.sum(a < b), a.size)
         return float(np.mean(a - b)), float(lo), float(hi)
-    if z != Z95:
-        raise ValueError("paired_difference: only 0/1 outcomes take another level")
     return bootstrap_mean(a - b, resamples, seed)
 
 
