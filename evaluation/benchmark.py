@@ -175,7 +175,7 @@ def benchmark(game: str, team: str, policy: str, population_name: str = DEFAULT,
     report = {
         "game": game, "version": spec.version, "params": params, "team": team,
         "policy": policy, "label": mine, "population": population_name, "members_play": other,
-        "excluded": left_out,
+        "excluded": sorted(left_out),
         "seed": seed, "games": games,
         "measure": ("mean position (1 = best)" if ffa
                     else f"{team} win rate ({DRAWS})"),
