@@ -118,8 +118,8 @@ FULL_ONLY = {
     "sweep gain, 5 seeds, no seed noise": (lambda d, s: sweep(d, s, seed_sd=0.0), CALIBRATED),
     "sweep gain, 5 seeds, seed noise only, 4,000 deals": (
         lambda d, s: sweep(d, s, deals=4000, seed_sd=0.03), CALIBRATED),
-    "paired (Tango), identical policies, n=100": (
-        lambda d, s: paired(d, s, n=100, only_a=0.0, only_b=0.0), CONSERVATIVE),
+    "paired (Tango), identical policies, n=100": (  # never zero width, so it always holds 0
+        lambda d, s: paired(d, s, n=100, only_a=0.0, only_b=0.0), (1.0, 1.0)),
     "bootstrap mean, n=400, skewed places": (lambda d, s: bootstrap_mean(d, s, n=400),
                                              CALIBRATED),
     "exploit bound, 1 member, n=400": (lambda d, s: exploit_bound(d, s, members=1),
