@@ -26,12 +26,13 @@ from pathlib import Path
 import numpy as np
 
 import envs
+from agents import zoo
 from agents.populations import DEFAULT, REFERENCE_SIZES, population
 
 from .crossplay import cross_play
-from .entrants import free_for_all, resolve, resolve_all
+from .entrants import free_for_all, is_checkpoint, resolve, resolve_all
 from .ffa import per_deal, play_seatings
-from .stats import bootstrap_mean, format_difference, paired_difference, wilson_interval
+from .stats import DRAWS, format_difference, mean_interval, paired_difference
 from .tournament import check_database_file
 
 SCORING_SEED = 1_000_003  # a seed no trainer uses by default: deals never seen in training
@@ -39,26 +40,47 @@ REFERENCE = "heuristic"
 
 
 def _block(name_rates: list[tuple[str, np.ndarray]], lower_is_better: bool) -> dict:
-    """``mean``, ``worst`` and ``members`` of one policy's per-deal outcomes by member."""
+    """``mean``, ``worst`` and ``members`` of one policy's per-deal outcomes by member: each
+    with its 95% interval (Wilson's for a win rate, the bootstrap's for mean positions and for
+    the mean over members)."""
     members = []
     for name, x in name_rates:
-        if lower_is_better:
-            _, lo, hi = bootstrap_mean(x)
-        else:
-            lo, hi = wilson_interval(int(x.sum()), x.size)
-        members.append({"name": name, "rate": float(x.mean()), "interval": [lo, hi]})
+        rate, lo, hi = mean_interval(x)
+        members.append({"name": name, "rate": rate, "interval": [lo, hi]})
     stacked = np.stack([x for _, x in name_rates], axis=1)  # [deals, members]
-    mean, lo, hi = bootstrap_mean(stacked.mean(axis=1))
+    mean, lo, hi = mean_interval(stacked.mean(axis=1))
     pick = max if lower_is_better else min
     worst = pick(members, key=lambda m: m["rate"])
     return {"mean": {"rate": mean, "interval": [lo, hi]}, "worst": dict(worst),
             "members": members}
 
 
-def _outcomes(game, team, policy, members, games, seed, workers, params
+def met_in_training(policy: str) -> tuple[str, ...]:
+    """The population members ``policy`` met in training, as its own record says: a zoo
+    policy's ``agents.zoo.met``, a checkpoint's ``seen_in_training`` (what its run imitated,
+    trained against or was taught by). A scripted player met nothing."""
+    source = policy.partition("@")[2] or policy
+    if zoo.is_zoo(source):
+        return zoo.met(source)
+    if is_checkpoint(source):
+        from agents.checkpoint import load_checkpoint
+        from training.run_checkpoint import seen_in_training
+
+        return tuple(sorted(seen_in_training(load_checkpoint(source)["metadata"].get("args")
+                                             or {})))
+    return ()
+
+
+def _left_out(member: str, spec, params, exclude) -> bool:
+    """A member is left out when ``exclude`` names its label or its source."""
+    entrant = resolve(member, spec, params)
+    return entrant.label in exclude or member.partition("@")[2] in exclude
+
+
+def _outcomes(game, team, policy, members, games, seed, workers, params, seats
               ) -> tuple[dict[str, dict[str, np.ndarray]], str, str]:
     """``{label: {member: per-deal outcome}}`` for the policy and the reference, with their
-    labels."""
+    labels. A team's outcome on a deal is 1 if it won, else 0 (a draw is not a win)."""
     spec = envs.registry[game]
     mine = resolve(policy, spec, params)
     reference = resolve(REFERENCE, spec, params)
@@ -71,10 +93,12 @@ def _outcomes(game, team, policy, members, games, seed, workers, params
         for side in ({mine.label: mine, reference.label: reference}).values():
             out[side.label] = {}
             for member in entrants:
-                logs, plans = play_seatings(game, params, side, member, games, seed, n // 2,
+                logs, plans = play_seatings(game, params, side, member, games, seed, seats,
                                             workers)
                 out[side.label][member.label] = per_deal(logs, plans, n)["a_pos"]
         return out, mine.label, reference.label
+    if seats is not None:
+        raise ValueError(f"--seats is for a free-for-all game; {game} has teams")
     if team not in spec.teams:
         raise ValueError(f"{game} has no team {team!r}; its teams are {list(spec.teams)}")
     if team not in mine.roles:
@@ -101,12 +125,22 @@ def _outcomes(game, team, policy, members, games, seed, workers, params
     return out, mine.label, reference.label
 
 
+def _difference(d: tuple[float, float, float]) -> dict:
+    return {"mean": d[0], "interval": [d[1], d[2]]}
+
+
 def benchmark(game: str, team: str, policy: str, population_name: str = DEFAULT,
               games: int = 2000, seed: int = SCORING_SEED, workers: int | None = None,
-              db: str | Path | None = None, exclude: tuple[str, ...] = (), **params) -> dict:
+              db: str | Path | None = None, exclude: tuple[str, ...] = (),
+              seats: int | None = None, per_deal_outcomes: bool = False, **params) -> dict:
     """The policy's and the heuristic's blocks against the population, and their differences.
-    ``exclude``: member labels left out (a run's opponents seen in training: not held out).
-    Stored in the results database ``db`` when given."""
+    ``exclude``: member labels (or sources) left out, such as the opponents a policy met in
+    training (``met_in_training``): a score against them is not a held-out one; the report
+    names the members left out. ``seats``: a free-for-all's seats for the policy (default half
+    the table, rounded down; 1 for "one seat against the rest"). ``per_deal_outcomes``: also
+    return each deal's mean over members for the policy and the reference (``per_deal``), for
+    intervals across runs scored on the same deals. Stored in the results database ``db``
+    when given."""
     spec = envs.registry[game]
     params = spec.resolve(**params)
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
@@ -115,40 +149,53 @@ def benchmark(game: str, team: str, policy: str, population_name: str = DEFAULT,
     other = "player" if ffa else next((t for t in spec.teams if t != team), None)
     if other is None:
         raise ValueError(f"{game} has no team other than {team!r}")
-    members = [m for m in population(game, other if not ffa else "player", population_name,
-                                     params["num_players"])
-               if resolve(m, spec, params).label not in exclude]
+    if ffa:
+        seats = params["num_players"] // 2 if seats is None else seats
+        if not 1 <= seats < params["num_players"]:
+            raise ValueError(f"seats must be between 1 and {params['num_players'] - 1} at "
+                             f"{params['num_players']} players, got {seats}")
+    everyone = population(game, other, population_name, params["num_players"])
+    members = [m for m in everyone if not _left_out(m, spec, params, exclude)]
     if not members:
         raise ValueError(f"every member of population {population_name} is excluded")
     if db is not None:
         check_database_file(db)
-    out, mine, reference = _outcomes(game, team, policy, members, games, seed, workers, params)
+    out, mine, reference = _outcomes(game, team, policy, members, games, seed, workers, params,
+                                     seats)
     labels = [resolve(m, spec, params).label for m in members]
+    left_out = [resolve(m, spec, params).label for m in everyone if m not in members]
     blocks = {who: _block([(m, out[who][m]) for m in labels], ffa) for who in (mine, reference)}
-    differences = {m: paired_difference(out[mine][m], out[reference][m]) for m in labels}
+    for row in blocks[mine]["members"]:
+        m = row["name"]
+        row["reference_rate"] = float(out[reference][m].mean())
+        row["difference"] = _difference(paired_difference(out[mine][m], out[reference][m]))
     per_deal_mean = {who: np.stack([out[who][m] for m in labels], axis=1).mean(axis=1)
                      for who in (mine, reference)}
-    for row in blocks[mine]["members"]:
-        d = differences[row["name"]]
-        row["reference_rate"] = float(out[reference][row["name"]].mean())
-        row["difference"] = {"mean": d[0], "interval": [d[1], d[2]]}
-    worst_ref = blocks[reference]["worst"]["rate"]
-    mean_d = paired_difference(per_deal_mean[mine], per_deal_mean[reference])
+    worst = blocks[mine]["worst"]["name"]
     report = {
         "game": game, "version": spec.version, "params": params, "team": team,
         "policy": policy, "label": mine, "population": population_name, "members_play": other,
-        "excluded": sorted(exclude),
+        "excluded": sorted(left_out),
         "seed": seed, "games": games,
-        "measure": "mean position (1 = best)" if ffa else f"{team} win rate",
+        "measure": ("mean position (1 = best)" if ffa
+                    else f"{team} win rate ({DRAWS})"),
         "lower_is_better": ffa,
         "mean": blocks[mine]["mean"], "worst": blocks[mine]["worst"],
         "members": blocks[mine]["members"],
         "reference": {"policy": REFERENCE, **blocks[reference]},
-        "difference": {"mean": {"mean": mean_d[0], "interval": [mean_d[1], mean_d[2]]},
-                       "worst": blocks[mine]["worst"]["rate"] - worst_ref},
+        "difference": {
+            "mean": _difference(paired_difference(per_deal_mean[mine],
+                                                  per_deal_mean[reference])),
+            "worst": {"member": worst, **next(m["difference"] for m in blocks[mine]["members"]
+                                              if m["name"] == worst)}},
     }
+    if ffa:
+        report["seats"] = seats
     if db is not None:
         store(db, report)
+    if per_deal_outcomes:
+        report["per_deal"] = {"mean": per_deal_mean[mine].tolist(),
+                              "reference": per_deal_mean[reference].tolist()}
     return report
 
 
@@ -181,13 +228,18 @@ def store(db: str | Path, report: dict) -> None:
 
 def format_report(r: dict) -> str:
     lib = r["lower_is_better"]
+    seats = (f"{r['seats']} seat{'s' if r['seats'] > 1 else ''} of {r['params']['num_players']}"
+             f" against the member in the rest, " if "seats" in r else "")
     head = (f"{r['game']} v{r['version']} {r['params']['num_players']}p: {r['label']} as "
             f"{r['team']} against population {r['population']} ({r['members_play']}), "
-            f"{r['games']} paired deals, seed {r['seed']}; {r['measure']}"
+            f"{seats}{r['games']} paired deals, seed {r['seed']}; {r['measure']}"
             f"{' (lower is better)' if lib else ''}")
     w = max(12, *(len(m["name"]) for m in r["members"]))
-    lines = [head, f"  {'member':<{w}} {'policy [95%]':>22} {'heuristic':>10} "
-             f"{'difference [paired 95%]':>28}"]
+    lines = [head]
+    if r["excluded"]:
+        lines.append(f"  left out (met in training, or --exclude): {', '.join(r['excluded'])}")
+    lines.append(f"  {'member':<{w}} {'policy [95%]':>22} {'heuristic':>10} "
+                 f"{'difference [paired 95%]':>28}")
     for m in r["members"]:
         lo, hi = m["interval"]
         d = m["difference"]
@@ -199,10 +251,11 @@ def format_report(r: dict) -> str:
     lines.append(f"  {'mean':<{w}} {mean['rate']:>7.3f} [{mean['interval'][0]:.3f}, "
                  f"{mean['interval'][1]:.3f}] {ref['rate']:>10.3f} "
                  f"{format_difference((d['mean'], *d['interval'])):>28}")
-    worst, rw = r["worst"], r["reference"]["worst"]
+    worst, rw, dw = r["worst"], r["reference"]["worst"], r["difference"]["worst"]
     lines.append(f"  worst: {worst['name']} {worst['rate']:.3f} [{worst['interval'][0]:.3f}, "
-                 f"{worst['interval'][1]:.3f}]; the heuristic's worst: {rw['name']} "
-                 f"{rw['rate']:.3f} [{rw['interval'][0]:.3f}, {rw['interval'][1]:.3f}]")
+                 f"{worst['interval'][1]:.3f}], minus the heuristic's against the same member "
+                 f"{format_difference((dw['mean'], *dw['interval']))} (paired); the "
+                 f"heuristic's own worst: {rw['name']} {rw['rate']:.3f}")
     return "\n".join(lines)
 
 

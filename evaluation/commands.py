@@ -15,7 +15,7 @@ from pathlib import Path
 
 import envs
 from agents.populations import DEFAULT as POPULATION
-from agents.populations import POPULATIONS
+from agents.populations import POPULATIONS, population
 
 
 def game_param(text: str) -> tuple[str, int]:
@@ -197,10 +197,29 @@ def cmd_exploit(args) -> int:
 
 
 def cmd_benchmark(args) -> int:
-    from .benchmark import benchmark, format_report
+    from .benchmark import benchmark, format_report, met_in_training
+    from .entrants import resolve, split_list
 
+    spec = envs.registry[args.game]
+    params = spec.resolve(**_game_params(args))
+    exclude = [x for item in args.exclude for x in split_list(item)]
+    if exclude:
+        from .entrants import free_for_all
+
+        other = "player" if free_for_all(spec) else next(t for t in spec.teams if t != args.team)
+        members = [(resolve(m, spec, params).label, m.partition("@")[2])
+                   for m in population(args.game, other, args.population,
+                                       params["num_players"])]
+        unknown = [x for x in exclude if not any(x in m for m in members)]
+        if unknown:
+            raise ValueError(f"--exclude {', '.join(unknown)}: not a member of population "
+                             f"{args.population} here; its members are "
+                             f"{', '.join(label for label, _ in members)}")
+    if not args.keep_seen:
+        exclude += met_in_training(args.policy)
     report = benchmark(args.game, args.team, args.policy, args.population, games=args.games,
-                       seed=args.seed, workers=args.workers, db=args.db, **_game_params(args))
+                       seed=args.seed, workers=args.workers, db=args.db, exclude=tuple(exclude),
+                       seats=args.seats, **_game_params(args))
     print(json.dumps(report) if args.json else format_report(report))
     return 0
 
@@ -339,8 +358,10 @@ def register(subparsers) -> None:
         description="Freezes POLICY on TEAM and trains the other team from scratch (PPO, no "
         "imitation, no teacher term) against it alone for STEPS decisions; then the exploiter "
         "and every member of the reference population on its side play the frozen policy on "
-        "the same held-out deals. The gain over the best member, with a paired 95% interval, "
-        "is a lower bound on the frozen policy's exploitability. Stored in OUT/exploit.json.",
+        "the same held-out deals (win rates; a draw is not a win). The exploiter's rate is a "
+        "lower bound on a best response's value; its gain over the best member has a paired "
+        "95% interval that holds for every member at once, and when it does not clear 0 the "
+        "report says no exploit was found at this budget. Stored in OUT/exploit.json.",
     )
     p.add_argument("game", choices=list(envs.registry))
     p.add_argument("--against", required=True, metavar="POLICY",
@@ -392,9 +413,11 @@ def register(subparsers) -> None:
         "heuristic's on the same deals",
         description="POLICY plays TEAM against every member of the population on the other "
         "side, and the heuristic plays TEAM against the same members on the same deals: each "
-        "member's win rate (MANIACAL: mean position, lower is better) with its 95% interval, "
-        "the mean over members and the worst member, and each difference from the heuristic "
-        "with a paired 95% interval over deals.",
+        "member's win rate (a draw is not a win; MANIACAL: mean position, lower is better) "
+        "with its 95% interval, the mean over members and the worst member, and each "
+        "difference from the heuristic with a paired 95% interval over deals. Members the "
+        "policy met in training (a zoo policy's record, a checkpoint's seen_in_training) are "
+        "left out and named: a score against them is not a held-out one.",
     )
     p.add_argument("game", choices=list(envs.registry))
     p.add_argument("--team", required=True, help="the team POLICY plays (MANIACAL: player)")
@@ -409,5 +432,12 @@ def register(subparsers) -> None:
                    help="the scoring deals (default %(default)s, a seed no trainer uses)")
     p.add_argument("--workers", type=_positive, default=None)
     p.add_argument("--db", default=None, help="also store the result in this results database")
+    p.add_argument("--exclude", action="append", default=[], metavar="A,B",
+                   help="also leave out these members (labels or sources; repeatable)")
+    p.add_argument("--keep-seen", action="store_true",
+                   help="keep the members the policy met in training (left out by default)")
+    p.add_argument("--seats", type=_positive, default=None,
+                   help="a free-for-all game: the policy's seats in each game (default half "
+                   "the table, rounded down; 1: one seat against the member in every other)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_benchmark)

@@ -28,7 +28,7 @@ from .entrants import Entrant, free_for_all, resolve_all
 from .harness import Batch, GameLog
 from .match import wilson_interval
 from .runner import run_batches
-from .stats import format_difference, paired_difference
+from .stats import DRAWS, format_difference, paired_difference
 
 BATCH_GAMES = 1024  # games per batch: part of what fixes a match's games, so recorded with them
 SLOTS = 512  # games in flight per batch
@@ -129,8 +129,8 @@ class CrossPlay:
         cw = max(*(len(c) for c in cols), *(len(t) for t in text.values())) + 2
         lines = [
             f"{self.game} v{self.version} {_params_text(self.params)}",
-            f"{first} win rate [Wilson 95%] (games); {self.games} paired deals per cell, "
-            f"seed {self.seed}",
+            f"{first} win rate [Wilson 95%] (games; {DRAWS}); {self.games} paired deals per "
+            f"cell, seed {self.seed}",
             f"{corner:<{w}}" + "".join(f"{c:>{cw}}" for c in cols),
         ]
         lines += [f"{r:<{w}}" + "".join(f"{text[r, c]:>{cw}}" for c in cols) for r in rows]

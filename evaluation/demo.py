@@ -61,10 +61,12 @@ def demo_seed(seed: int) -> int:
 
 def format_population(team: str, reports: list[dict], reference: dict[str, float]) -> str:
     """One team's table: a row per population member (``reference``: the heuristic's rate
-    against each, in the population's order), a column per policy (the heuristic last), the
-    mean over members and each policy's paired difference from the heuristic. A member a policy
-    met in training (its report left it out) reads ``seen``, and that policy's mean and
-    difference are over the members it did not meet."""
+    against each, in the population's order), a column per policy (the heuristic last), and
+    below it each policy's mean over the members it did not meet beside the heuristic's mean
+    over those same members, with their paired difference. A member a policy met in training
+    (its report left it out) reads ``seen``. There is no row of means across the columns:
+    each policy's mean is over a different set of members, so a row of them would compare
+    unlike with unlike."""
     first = reports[0]
     members = list(reference)
     rates = [{m["name"]: m["rate"] for m in r["members"]} for r in reports]
@@ -82,12 +84,12 @@ def format_population(team: str, reports: list[dict], reference: dict[str, float
     for name in members:
         cells = [r.get(name) for r in rates] + [reference.get(name)]
         lines.append(f"  {name:<{w}} " + " ".join(cell(x) for x in cells))
-    means = [r["mean"]["rate"] for r in reports] + [sum(reference.values()) / len(reference)]
-    lines.append(f"  {'mean':<{w}} " + " ".join(cell(x) for x in means))
     for r in reports:
         d = r["difference"]["mean"]
-        lines.append(f"  {r['label']} - heuristic, mean over the members it did not meet: "
-                     f"{format_difference((d['mean'], *d['interval']))} (paired 95%)")
+        difference = format_difference((d["mean"], *d["interval"]))
+        lines.append(f"  {r['label']}: {r['mean']['rate']:.3f} against the {len(r['members'])} "
+                     f"members it did not meet, the heuristic {r['reference']['mean']['rate']:.3f}"
+                     f" against the same; difference {difference} (paired 95%)")
     return "\n".join(lines)
 
 

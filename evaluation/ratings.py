@@ -15,9 +15,19 @@ update rule. A fixed policy has one strength, so we fit it once over all games:
   policy sharing its strength; tied seats are taken as chosen together from the rest
   (Breslow's approximation).
 
-Draws count half a win to each side. Every fit sees the games only through counts summed per
-pairing or per finishing pattern, so the storage order cannot matter. A weak prior (one
-virtual draw against an average opponent) keeps unbeaten or winless policies finite.
+Draws count half a win to each side (a zero-sum score; the harness's win rates count a draw
+as not won, and docs/evaluation.md says which tool uses which). Every fit sees the games only
+through counts summed per pairing or per finishing pattern, so the storage order cannot
+matter. A weak prior (one virtual draw against an average opponent) keeps the overall view's
+unbeaten or winless policies finite.
+
+A (policy, role) that never won a game (or never lost one) has no finite strength: any number
+the prior gave it would fall (or rise) without limit as games are added, and through the
+centring drag every other per-role rating with it. It is left out of the per-role fit and its
+centring, and shown as a one-sided 95% bound instead (``Rated.lo`` is -inf: "at most", or
+``hi`` is +inf: "at least"): the strength at which its record, against the others' fitted
+strengths, has probability 0.05. (Where one side never won a single game, no rating is finite
+and all keep the prior's numbers.)
 
 Intervals: a bootstrap over *deals* (game numbers; every pairing plays the same deals, so
 resampling deals keeps the pairing), refitted each time; the 2.5% and 97.5% quantiles. Their
@@ -25,7 +35,7 @@ width falls about as ``1/sqrt(games)``. The bootstrap's own generator is seeded,
 a function of the stored games alone.
 
 Strengths are shown on an Elo-like scale: ``1500 + 400 * log10(e) * s``, centred so the mean
-policy sits at 1500; 400 points are 10:1 odds.
+policy (per role: the mean finite (policy, role)) sits at 1500; 400 points are 10:1 odds.
 """
 
 from __future__ import annotations
@@ -42,7 +52,8 @@ RESAMPLES = 200
 
 @dataclass
 class Rated:
-    """A strength on the display scale with its bootstrap 95% interval."""
+    """A strength on the display scale with its bootstrap 95% interval; or a one-sided bound,
+    ``lo`` = -inf (at most ``rating``) or ``hi`` = +inf (at least ``rating``)."""
 
     rating: float
     lo: float
@@ -108,6 +119,48 @@ def _scale(s: np.ndarray, centre: float) -> np.ndarray:
     return CENTRE + ELO * (s - centre)
 
 
+def _unbounded(design: np.ndarray, score: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Items [I] with no finite maximum-likelihood strength: every game lost (or every game
+    won) against the rest, found again after each such item's games are set aside (an item
+    whose only losses were to one of them is then unbeaten). ``score``/``count`` [pairings]:
+    the first side's score and the games."""
+    out = np.zeros(design.shape[1], dtype=bool)
+    while True:
+        kept = ~(np.abs(design[:, out]) > 0).any(axis=1)
+        won = np.maximum(design, 0).T @ (score * kept) + np.maximum(-design, 0).T @ (
+            (count - score) * kept)
+        played = np.abs(design).T @ (count * kept)
+        new = ~out & (played > 0) & ((won == 0) | (won == played))
+        if not new.any():
+            return out
+        out |= new
+
+
+def _bound(item: int, design: np.ndarray, score: np.ndarray, count: np.ndarray,
+           strength: np.ndarray, finite: np.ndarray) -> Rated:
+    """A one-sided 95% bound on an unbounded item's strength, given the finite items' fitted
+    strengths: the strength at which its record (every game lost, or every game won, against
+    them) has probability 0.05. Shown as "at most" (never won) or "at least" (never lost); it
+    takes no part in the fit or in the centring, so it moves no other rating."""
+    rows = (design[:, item] != 0) & (np.abs(design[:, finite]) > 0).any(axis=1)
+    sign = design[rows, item]  # +1: the item is the first side
+    others = (design[rows][:, finite] @ strength[finite]) * sign  # opponents' strength
+    games = count[rows]
+    won = (np.where(sign > 0, score[rows], games - score[rows])).sum()
+    never_won = won == 0
+    lo, hi = -50.0, 50.0  # P(record | s) is monotone in s: bisection on the log-probability
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        p = 1.0 / (1.0 + np.exp(-(mid + others)))  # its chance to win each game
+        log_p = (games * np.log(1 - p if never_won else p)).sum()
+        if (log_p > np.log(0.05)) == never_won:
+            lo = mid
+        else:
+            hi = mid
+    rating = float(_scale(np.array(lo), 0.0))
+    return Rated(rating, -np.inf if never_won else rating, rating if never_won else np.inf)
+
+
 def team_ratings(games: list[tuple[int, tuple[str, ...], int]], roles: list[str],
                  seed: int = 0) -> tuple[dict, dict, dict]:
     """Bradley-Terry fits of two-team games ``(deal, (first label, second label), winner)``
@@ -130,15 +183,27 @@ def team_ratings(games: list[tuple[int, tuple[str, ...], int]], roles: list[str]
     for k, p in enumerate(pairs):
         design[k, item_at[p[0], roles[0]]] += 1
         design[k, item_at[p[1], roles[1]]] -= 1
-    everyone = np.ones(len(items))
+    unbounded = _unbounded(design, score.sum(axis=0), count.sum(axis=0))
+    if unbounded.all():  # one side never won a game: nothing is finite, keep the prior's numbers
+        unbounded[:] = False
+    finite = ~unbounded  # items with a finite maximum-likelihood strength
+    kept = ~(np.abs(design[:, unbounded]) > 0).any(axis=1)  # pairings between finite items
 
     def per_role(w):
-        return _bradley_terry(design, w @ score, w @ count, everyone)
+        return _bradley_terry(design[kept][:, finite], w @ score[:, kept], w @ count[:, kept],
+                              np.ones(int(finite.sum())))
 
-    s, lo, hi = _bootstrap(per_role, deals, seed)
-    centre = float(np.mean(s))
-    by_role = {it: Rated(*(_scale(x, centre)[k] for x in (s, lo, hi)))
-               for it, k in item_at.items()}
+    by_role = {}
+    if finite.any():
+        s, lo, hi = _bootstrap(per_role, deals, seed)
+        centre = float(np.mean(s))
+        for k, it in enumerate(it for it, f in zip(items, finite) if f):
+            by_role[it] = Rated(*(_scale(x, centre)[k] for x in (s, lo, hi)))
+        strength = np.zeros(len(items))
+        strength[finite] = s - centre
+        for it in (it for it, u in zip(items, unbounded) if u):
+            by_role[it] = _bound(item_at[it], design, score.sum(axis=0), count.sum(axis=0),
+                                 strength, finite)
 
     # overall: one strength per policy and the first role's edge over the second (last
     # column, no prior); a policy against itself leaves only that edge

@@ -28,6 +28,7 @@ import fcntl
 import importlib.metadata
 import itertools
 import json
+import math
 import os
 import sqlite3
 import subprocess
@@ -46,6 +47,7 @@ from .entrants import Entrant, free_for_all, resolve_all, roles, shown, split_li
 from .harness import Batch, GameLog
 from .match import wilson_interval
 from .ratings import free_for_all_ratings, team_ratings
+from .stats import DRAWS_HALF
 from .runner import run_batches
 
 SCHEMA = """
@@ -264,6 +266,16 @@ class Standing:
     by_role: dict  # role -> (rating, (lo, hi), games)
 
 
+def _role_rating(rating: float, interval: tuple[float, float]) -> str:
+    """``1622 [1604, 1640]``; a role that never won (never lost) has only a bound:
+    ``<= 336 (never won)`` (``evaluation.ratings``)."""
+    if interval[0] == -math.inf:
+        return f"<= {rating:.0f} (never won)"
+    if interval[1] == math.inf:
+        return f">= {rating:.0f} (never lost)"
+    return f"{rating:.0f} [{interval[0]:.0f}, {interval[1]:.0f}]"
+
+
 @dataclass
 class Table:
     game: str
@@ -280,7 +292,8 @@ class Table:
             "leaderboard": [
                 {"policy": s.label, "rating": s.rating, "interval": list(s.interval),
                  "games": s.games, "wins": s.wins,
-                 "roles": {r: {"rating": m, "interval": list(i), "games": n}
+                 "roles": {r: {"rating": m, "games": n,
+                               "interval": [x if math.isfinite(x) else None for x in i]}
                            for r, (m, i, n) in s.by_role.items()}}
                 for s in self.standings
             ],
@@ -291,8 +304,8 @@ class Table:
     def _rows(self):
         role_names = sorted({r for s in self.standings for r in s.by_role})
         for k, s in enumerate(self.standings, 1):
-            cells = [f"{s.by_role[r][0]:.0f} [{s.by_role[r][1][0]:.0f}, {s.by_role[r][1][1]:.0f}]"
-                     f" ({s.by_role[r][2]})" if r in s.by_role else "-" for r in role_names]
+            cells = [f"{_role_rating(*s.by_role[r][:2])} ({s.by_role[r][2]})"
+                     if r in s.by_role else "-" for r in role_names]
             yield k, s, f"{s.rating:.0f} [{s.interval[0]:.0f}, {s.interval[1]:.0f}]", cells
 
     def format(self) -> str:
@@ -302,7 +315,7 @@ class Table:
         lines = [f"{self.game} v{self.version} "
                  + " ".join(f"{k}={v}" for k, v in self.params.items())
                  + f"  (batch {'Plackett-Luce' if self.role_advantage == {} else 'Bradley-Terry'}"
-                 f" fit, bootstrap over deals; {self.db})", head, "-" * len(head)]
+                 f" fit, bootstrap over deals; {DRAWS_HALF}; {self.db})", head, "-" * len(head)]
         for k, s, rating, cells in self._rows():
             lines.append(f"{k:>2} {s.label:<16} {rating:>18} {s.games:>7} "
                          f"{s.wins / max(1, s.games):>6.1%}" + "".join(f" {c:>26}" for c in cells))

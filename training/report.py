@@ -39,7 +39,7 @@ from evaluation.entrants import free_for_all
 from evaluation.ffa import FFAResult, InProcess, ffa_match
 from evaluation.harness import GameLog
 from evaluation.runner import run_batches
-from evaluation.stats import paired_difference, wilson_interval
+from evaluation.stats import DRAWS, paired_difference, wilson_interval
 from training.ppo import latest_checkpoint
 from training.run_checkpoint import seen_in_training
 
@@ -190,7 +190,8 @@ def main(argv: list[str] | None = None) -> None:
     seen = sorted(seen_in_training(metadata["args"]))
     print(f"{rows[0]['game']} {rows[0]['params']}; trained policies "
           f"{'greedy' if ns.greedy else 'sampled'}; scoring seed {ns.seed} (training seed "
-          f"{metadata['args'].get('seed')}); {ns.games} paired deals per match; scripted players "
+          f"{metadata['args'].get('seed')}); {ns.games} paired deals per match ({DRAWS}); "
+          f"scripted players "
           f"seen in training: {', '.join(seen) or 'none'}")
     print("| match | games | " + " | ".join(f"{t} wins (95% CI)" for t in teams)
           + " | draws | trained team vs the heuristic in its seats [paired 95%] |")

@@ -129,9 +129,20 @@ def load_run_checkpoint(path: Path, run, args) -> tuple[dict, dict]:
 def seen_in_training(args: dict) -> set[str]:
     """Every scripted player the run imitated, trained against (league, fixed teams) or used
     as a teacher, before a ``--resume`` too: a row against one of them is not a held-out
-    result. ``args``: a checkpoint's record of its run's options."""
+    result. ``args``: a checkpoint's record of its run's options. Each is named as a
+    population names its members (``_label``), so that ``benchmark(exclude=...)`` finds it."""
     seen = set(args.get("scripted_opponents") or ()) | set(args.get("seen_before") or ())
     seen |= set(args.get("fixed_teams", {}).values())
     if args.get("imitate"):
         seen |= {args["imitate"], *(args.get("imitate_also") or ())}
-    return {Path(s).name if str(s).endswith(".pt") else str(s) for s in seen}
+    return {_label(str(s)) for s in seen}
+
+
+def _label(text: str) -> str:
+    """How a population names an opponent: ``LABEL@SOURCE`` by its label (``saboteur`` for
+    ``saboteur@py:agents.menace_drain:MenaceSaboteur``), a checkpoint by its file name, any
+    other source as written (a member is also matched by its source)."""
+    label, sep, _ = text.partition("@")
+    if sep and label:
+        return label
+    return Path(text).name if text.endswith(".pt") else text

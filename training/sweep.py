@@ -13,10 +13,14 @@ again (after a crash, or with more seeds) trains and scores only what is missing
 directory with checkpoints but no score resumes its training.
 
 Across seeds, for each team: the interquartile mean (IQM) of the per-seed held-out mean and of
-its gain over the heuristic, each with a 95% bootstrap interval over seeds (with one task, the
-stratified bootstrap of Agarwal et al. 2021 is a bootstrap over runs), and the probability of
-improvement: the share of seeds whose gain is above 0 (ties count half). ``OUT/results.md`` and
-``OUT/results.png`` show every seed, failures included, and the aggregate.
+its gain over the heuristic, each with a 95% interval that counts both the seeds' spread and
+the deal noise every seed shares (``evaluation.stats.seed_interval``: a t interval over seeds
+plus the shared part, read from each seed's per-deal outcomes, which ``score.json`` keeps); a
+sweep scored before those were kept shows the seeds' range instead and says it is not a 95%
+interval. Beside it, how many seeds beat the heuristic; no probability of improvement, which at
+3 to 5 seeds is 0 or 1 with no interval worth the name (the per-seed table says the same).
+``OUT/results.md`` and ``OUT/results.png`` show every seed, failures included, and the
+aggregate.
 """
 
 from __future__ import annotations
@@ -33,11 +37,10 @@ import numpy as np
 import envs
 from evaluation.benchmark import benchmark
 from evaluation.entrants import free_for_all
+from evaluation.stats import bootstrap_mean, iqm, seed_interval
 from evaluation.runner import ray_session
 from training.recipes import Recipe, load
 from training.run_checkpoint import seen_in_training
-
-RESAMPLES = 2000
 
 
 def _atomic_json(path: Path, data) -> None:
@@ -60,17 +63,23 @@ def score_run(recipe: Recipe, run_dir: Path, paths: dict, args: dict, workers: i
         path = paths["shared" if free_for_all(spec) else team]
         reports = [benchmark(recipe.game, team, f"trained@{path}", recipe.population,
                              games=recipe.games, seed=s, workers=workers, exclude=tuple(seen),
-                             num_players=recipe.players, **recipe.params)
+                             per_deal_outcomes=True, num_players=recipe.players,
+                             **recipe.params)
                    for s in recipe.scoring_seeds]
+        outcomes = [r.pop("per_deal") for r in reports]  # kept once, beside the reports
+        per_deal = {key: [o[key] for o in outcomes] for key in ("mean", "reference")}
+        gain = bootstrap_mean(np.concatenate([np.subtract(m, h) for m, h in
+                                              zip(per_deal["mean"], per_deal["reference"])]))
         out["teams"][team] = {
             "lower_is_better": reports[0]["lower_is_better"],
             "mean": float(np.mean([r["mean"]["rate"] for r in reports])),
             "worst": float(np.mean([r["worst"]["rate"] for r in reports])),
             "reference_mean": float(np.mean([r["reference"]["mean"]["rate"] for r in reports])),
             "gain": float(np.mean([r["difference"]["mean"]["mean"] for r in reports])),
-            "gain_interval": reports[0]["difference"]["mean"]["interval"],
+            "gain_interval": [gain[1], gain[2]],
             "excluded": reports[0]["excluded"],
             "benchmarks": reports,
+            "per_deal": per_deal,
         }
     return out
 
@@ -103,36 +112,32 @@ def run_seed(recipe_path: str, seed: int, out: str, threads: int = 1,
     return score
 
 
-def iqm(x: np.ndarray) -> float:
-    """The interquartile mean: the mean of the middle half (scipy's ``trim_mean(x, 0.25)``)."""
-    x = np.sort(np.asarray(x, np.float64))
-    cut = int(0.25 * x.size)
-    return float(x[cut:x.size - cut].mean())
+def _per_deal(rows: list[dict], key: str) -> np.ndarray | None:
+    """[seeds, scoring seeds, deals] of one per-deal series, or None if any seed lacks it."""
+    if not all("per_deal" in r for r in rows):
+        return None
+    return np.array([r["per_deal"][key] for r in rows], dtype=np.float64)
 
 
 def aggregate(scores: list[dict], seed: int = 0) -> dict:
-    """Per team: IQM of the held-out mean and of the gain, bootstrap intervals over seeds, and
-    the probability of improvement over the heuristic."""
-    rng = np.random.default_rng(seed)
+    """Per team: IQM over seeds of the held-out mean and of the gain over the heuristic, each
+    with its interval (``seed_interval``) and what kind of interval that is."""
     out = {}
     for team in scores[0]["teams"]:
         rows = [s["teams"][team] for s in scores]
-        sign = -1.0 if rows[0]["lower_is_better"] else 1.0
         means = np.array([r["mean"] for r in rows])
         gains = np.array([r["gain"] for r in rows])
-        boot = {"mean": [], "gain": []}
-        for _ in range(RESAMPLES):
-            pick = rng.integers(0, len(rows), len(rows))
-            boot["mean"].append(iqm(means[pick]))
-            boot["gain"].append(iqm(gains[pick]))
-        better = sign * gains
+        policy, reference = _per_deal(rows, "mean"), _per_deal(rows, "reference")
+        mean_interval, kind = seed_interval(means, policy, seed)
+        gain_interval, _ = seed_interval(
+            gains, None if policy is None else policy - reference, seed)
         out[team] = {
             "seeds": len(rows), "lower_is_better": rows[0]["lower_is_better"],
-            "iqm_mean": iqm(means), "iqm_mean_interval": list(np.quantile(boot["mean"],
-                                                                          [0.025, 0.975])),
-            "iqm_gain": iqm(gains), "iqm_gain_interval": list(np.quantile(boot["gain"],
-                                                                          [0.025, 0.975])),
-            "probability_of_improvement": float(np.mean((better > 0) + 0.5 * (better == 0))),
+            "iqm_mean": iqm(means), "iqm_mean_interval": mean_interval,
+            "iqm_gain": iqm(gains), "iqm_gain_interval": gain_interval,
+            "interval": kind,
+            "seeds_better": int(np.sum((-1.0 if rows[0]["lower_is_better"] else 1.0) * gains
+                                       > 0)),
             "reference_mean": float(np.mean([r["reference_mean"] for r in rows])),
         }
     return out
@@ -191,7 +196,8 @@ def page(recipe: Recipe, result: dict) -> str:
         lib = agg["lower_is_better"]
         measure = "mean position (lower is better)" if lib else "win rate"
         lines += [f"## {team} ({measure})", "",
-                  "| seed | held-out mean | worst member | heuristic's mean | gain [paired 95%] "
+                  "| seed | held-out mean | worst member | heuristic's mean "
+                  "| gain [95%, over deals] "
                   "| left out (seen in training) |", "|---|---|---|---|---|---|"]
         for s in result["seeds"]:
             r = s["teams"][team]
@@ -200,10 +206,14 @@ def page(recipe: Recipe, result: dict) -> str:
                          f"{r['reference_mean']:.3f} | {r['gain']:+.3f} [{lo:+.3f}, {hi:+.3f}] "
                          f"| {', '.join(r['excluded']) or '-'} |")
         m, g = agg["iqm_mean_interval"], agg["iqm_gain_interval"]
-        lines += ["", f"IQM over {agg['seeds']} seeds: held-out mean {agg['iqm_mean']:.3f} "
-                  f"[{m[0]:.3f}, {m[1]:.3f}], gain over the heuristic {agg['iqm_gain']:+.3f} "
-                  f"[{g[0]:+.3f}, {g[1]:+.3f}] (bootstrap over seeds); probability of "
-                  f"improvement {agg['probability_of_improvement']:.2f}.", ""]
+        if g is None:
+            spans = f"held-out mean {agg['iqm_mean']:.3f}, gain {agg['iqm_gain']:+.3f}"
+        else:
+            spans = (f"held-out mean {agg['iqm_mean']:.3f} [{m[0]:.3f}, {m[1]:.3f}], gain over "
+                     f"the heuristic {agg['iqm_gain']:+.3f} [{g[0]:+.3f}, {g[1]:+.3f}]")
+        lines += ["", f"IQM over {agg['seeds']} seeds: {spans} ({agg['interval']}); "
+                  f"{agg['seeds_better']} of {agg['seeds']} seeds "
+                  f"{'place better than' if lib else 'win more than'} the heuristic.", ""]
     return "\n".join(lines)
 
 
@@ -224,7 +234,8 @@ def plot(result: dict, path: Path) -> None:
         ax.errorbar(x, gains, yerr=err, fmt="o", capsize=3)
         agg = result["aggregate"][team]
         ax.axhline(agg["iqm_gain"], color="C1", label="IQM")
-        ax.axhspan(*agg["iqm_gain_interval"], color="C1", alpha=0.2)
+        if agg["iqm_gain_interval"] is not None:
+            ax.axhspan(*agg["iqm_gain_interval"], color="C1", alpha=0.2)
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xticks(x, [str(s["seed"]) for s in result["seeds"]])
         ax.set_xlabel("training seed")

@@ -10,7 +10,8 @@ import pytest
 
 import envs
 from agents.populations import POPULATIONS, REFERENCE_SIZES, population
-from evaluation.benchmark import benchmark
+from agents import zoo
+from evaluation.benchmark import benchmark, format_report, met_in_training
 from evaluation.entrants import free_for_all, resolve
 
 
@@ -44,17 +45,41 @@ def test_the_report_names_mean_worst_members_and_the_reference():
     assert d["mean"] == pytest.approx(r["mean"]["rate"] - r["reference"]["mean"]["rate"])
 
 
-def test_the_heuristic_against_itself_differs_by_exactly_nothing():
-    """Same deals, same policy: every paired difference is 0 with a zero-width interval."""
+def test_the_heuristic_against_itself_differs_by_nothing_and_says_so_with_an_interval():
+    """Same deals, same policy: every difference is 0, and its interval (Tango's, on no
+    discordant deal) still has width: agreement on 24 deals is not certainty."""
     r = benchmark("menace", "menace", "heuristic", games=24, workers=1, num_players=5)
     for m in r["members"]:
         assert m["rate"] == m["reference_rate"]
-        assert m["difference"] == {"mean": 0.0, "interval": [0.0, 0.0]}
+        lo, hi = m["difference"]["interval"]
+        assert m["difference"]["mean"] == 0.0 and lo == pytest.approx(-hi) and hi > 0.1
+
+
+def test_members_met_in_training_are_left_out_by_label_or_source_and_named():
+    r = benchmark("menace", "crew", "random", games=8, workers=1, num_players=5,
+                  exclude=("drain", "py:agents.menace_drain:MenaceSaboteur", "not-a-member"))
+    assert r["excluded"] == ["drain", "saboteur"]
+    assert not {"drain", "saboteur"} & {m["name"] for m in r["members"]}
+    assert "left out (met in training, or --exclude): drain, saboteur" in format_report(r)
+
+
+def test_a_zoo_policy_met_what_its_record_says():
+    assert met_in_training("zoo:menace5-crew-s1") == zoo.met("menace5-crew-s1")
+    assert "zoo:menace5-menace-s1" in met_in_training("mine@zoo:menace5-crew-s1")
+    assert met_in_training("heuristic") == ()
+
+
+def test_the_worst_members_difference_is_against_that_same_member():
+    r = benchmark("amongus", "crew", "random", games=40, workers=1, num_players=6)
+    d = r["difference"]["worst"]
+    worst = next(m for m in r["members"] if m["name"] == r["worst"]["name"])
+    assert d["member"] == worst["name"] and d["mean"] == worst["difference"]["mean"]
+    assert d["interval"] == worst["difference"]["interval"]
 
 
 def test_free_for_all_scores_mean_positions_lower_is_better():
     r = benchmark("maniacal", "player", "heuristic", games=6, workers=1, num_players=4)
-    assert r["lower_is_better"] and r["members_play"] == "player"
+    assert r["lower_is_better"] and r["members_play"] == "player" and r["seats"] == 2
     by = {m["name"]: m for m in r["members"]}
     assert by["heuristic"]["rate"] == pytest.approx(2.5)  # against itself: the mean place
     assert by["random"]["rate"] < 2.5
@@ -62,11 +87,20 @@ def test_free_for_all_scores_mean_positions_lower_is_better():
     assert r["worst"]["name"] == worst["name"] != "random"
 
 
+def test_a_free_for_all_policy_can_take_one_seat_against_the_rest():
+    r = benchmark("maniacal", "player", "heuristic", games=4, workers=1, num_players=4,
+                  seats=1, population_name="v1")
+    assert r["seats"] == 1 and "1 seat of 4 against the member in the rest" in format_report(r)
+    assert {m["name"]: m["rate"] for m in r["members"]}["heuristic"] == pytest.approx(2.5)
+
+
 @pytest.mark.parametrize("kwargs,message", [
     (dict(game="menace", team="impostor", policy="heuristic"), "no team 'impostor'"),
     (dict(game="menace", team="crew", policy="drain"), "plays \\['menace'\\], not crew"),
     (dict(game="menace", team="crew", policy="heuristic", population_name="v9"),
      "unknown population"),
+    (dict(game="menace", team="crew", policy="heuristic", seats=1), "free-for-all"),
+    (dict(game="maniacal", team="player", policy="heuristic", seats=5), "between 1 and 4"),
 ])
 def test_bad_requests_are_refused_before_playing(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -87,3 +121,12 @@ def test_the_command_stores_its_report_and_refuses_a_file_that_is_not_a_database
     done = subprocess.run(cmd + ["--db", str(text)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "not a SQLite database" in done.stderr
     assert text.read_text() == "keep me"
+
+
+def test_an_exclude_that_names_no_member_is_refused_before_playing(capsys):
+    from evaluation.cli import main
+
+    assert main(["benchmark", "menace", "--team", "crew", "--policy", "random", "--players",
+                 "5", "--exclude", "drain,sabotuer"]) == 2
+    err = capsys.readouterr().err
+    assert "--exclude sabotuer: not a member of population v2" in err and "\n" == err[-1]

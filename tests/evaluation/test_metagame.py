@@ -1,6 +1,7 @@
 """The meta-game views: Nash averaging ignores copies, finds mixed and pure equilibria; alpha-Rank
 (OpenSpiel) puts its mass on the sink; bad matrices are one-line errors."""
 
+import gzip
 import json
 import subprocess
 import sys
@@ -90,3 +91,26 @@ def test_the_command_prints_both_teams(tmp_path):
     out = json.loads(done.stdout)
     assert [v["team"] for v in out["views"]] == ["crew", "menace"]
     assert out["value"] == pytest.approx(0.45, abs=1e-3)
+
+
+def test_ranges_over_deals_come_from_the_evals_games(tmp_path):
+    """Every cell resampled over the same deals: the value and each Nash weight get a range."""
+    rng = np.random.default_rng(0)
+    rows, cols, deals = ["a", "b"], ["x", "y", "z"], 200
+    won = rng.random((2, 3, deals)) < np.array([[0.6, 0.3, 0.5], [0.5, 0.45, 0.4]])[..., None]
+    data = matrix(won.mean(axis=2), rows, cols, games=deals)
+    (tmp_path / "matrix.json").write_text(json.dumps(data | {"games_per_pairing": deals}))
+    with gzip.open(tmp_path / "games.jsonl.gz", "wt") as f:
+        f.write(json.dumps({"format": "header"}) + "\n")
+        for i, r in enumerate(rows):
+            for j, c in enumerate(cols):
+                for d in range(deals):
+                    f.write(json.dumps({"index": d, "policies": {"crew": r, "menace": c},
+                                        "winner": 0 if won[i, j, d] else 1}) + "\n")
+    meta = load(tmp_path)
+    lo, hi = meta.value_range
+    assert lo < meta.value < hi and hi - lo > 0.02
+    for view in meta.views:
+        assert (view.weight_range[:, 0] <= view.nash_weight + 1e-6).all()
+        assert (view.nash_weight - 1e-6 <= view.weight_range[:, 1]).all()
+    assert "95% ranges over 200 resamples of the 200 deals" in meta.format_table()

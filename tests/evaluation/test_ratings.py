@@ -81,3 +81,22 @@ def test_a_one_sided_bot_is_rated_only_on_its_own_side(tmp_path):
     drain = next(s for s in table.standings if s.label == "drain")
     assert set(drain.by_role) == {"menace"}
     assert all(dict(p["sides"])["crew"] != "drain" for p in table.pairings)
+
+
+def test_a_role_that_never_wins_is_a_bound_and_moves_no_other_rating():
+    """A crew that loses every game has no finite strength: it is shown as an upper bound,
+    which falls as games are added, while every other rating stays where its win rates put it
+    (the audit's drift: heuristic crew 1622 -> 1741 from 100 to 4,800 games)."""
+    def ratings(deals):
+        games = [g for g in simulated(deals) if g[1][0] != "weak"]
+        games += [(d, ("hopeless", b), 1) for d in range(deals) for b in STRENGTH]
+        return team_ratings(games, ["crew", "menace"])[0]
+
+    few, many = ratings(100), ratings(1600)
+    for item in few:
+        if item != ("hopeless", "crew"):
+            assert np.isfinite([few[item].lo, few[item].hi]).all()
+            assert many[item].rating == pytest.approx(few[item].rating, abs=40)  # was 85
+    bound_few, bound_many = few["hopeless", "crew"], many["hopeless", "crew"]
+    assert bound_few.lo == -np.inf and bound_few.hi == bound_few.rating
+    assert bound_many.rating < bound_few.rating

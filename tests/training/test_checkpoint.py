@@ -114,6 +114,13 @@ def test_resume_keeps_the_record_of_what_the_run_met(tiny_run, tmp_path):
     assert seen_in_training(meta["args"]) == {"random"}
 
 
+def test_what_a_run_met_is_named_as_the_population_names_it():
+    args = {"scripted_opponents": ["saboteur@py:agents.menace_drain:MenaceSaboteur", "drain"],
+            "imitate": "heuristic", "imitate_also": ["careful@py:agents.menace_drain:X"],
+            "fixed_teams": {"crew": "runs/a/crew.pt"}}
+    assert seen_in_training(args) == {"saboteur", "drain", "heuristic", "careful", "crew.pt"}
+
+
 def test_resume_applies_the_new_learning_rate(tiny_run, tmp_path):
     """The optimiser's saved state holds the old rate; ``--resume --lr X`` means X."""
     args, paths = tiny_run

@@ -88,7 +88,9 @@ def test_a_sweep_scores_held_out_members_aggregates_and_resumes(tiny, tmp_path):
         names = [m["name"] for m in crew["benchmarks"][0]["members"]]
         assert "drain" not in names and "heuristic" not in names and "saboteur" in names
     agg = result["aggregate"]["crew"]
-    assert agg["seeds"] == 2 and 0.0 <= agg["probability_of_improvement"] <= 1.0
+    assert agg["seeds"] == 2 and 0 <= agg["seeds_better"] <= 2
+    assert agg["interval"].startswith("95%")  # each seed kept its per-deal outcomes
+    assert np.shape(result["seeds"][0]["teams"]["crew"]["per_deal"]["mean"]) == (1, 24)
     assert (out / "results.md").read_text().count("| 1 |") == 2  # seed 1's row, per team
     assert (out / "results.png").stat().st_size > 0
     stamp = (out / "seed-1" / "score.json").stat().st_mtime_ns
@@ -104,8 +106,16 @@ def test_iqm_and_the_aggregate():
                                 "lower_is_better": False}}}
             for m, g in ((0.5, 0.1), (0.6, 0.2), (0.3, -0.1))]
     agg = aggregate(rows)["crew"]
-    assert agg["probability_of_improvement"] == pytest.approx(2 / 3)
+    assert agg["seeds_better"] == 2
     assert agg["iqm_gain_interval"][0] <= agg["iqm_gain"] <= agg["iqm_gain_interval"][1]
+
+
+def test_a_sweep_without_per_deal_outcomes_shows_the_seeds_range_and_says_so():
+    rows = [{"teams": {"crew": {"mean": 0.5, "gain": g, "reference_mean": 0.4,
+                                "lower_is_better": False}}} for g in (0.1, 0.2, -0.1)]
+    agg = aggregate(rows)["crew"]
+    assert agg["iqm_gain_interval"] == [-0.1, 0.2]
+    assert "not a 95% interval" in agg["interval"]
 
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None,
