@@ -33,6 +33,8 @@ def bench_args(ns: argparse.Namespace, out: str, threads: int) -> Args:
     """One row's trainer arguments: the defaults, or the recipe's (see the module's text)."""
     run = dict(total_steps=None, seconds=ns.seconds, out=out, threads=threads,
                tensorboard=False, progress=False, eval_every=0)
+    if ns.device != "cpu":  # an older trainer has no device option
+        run["device"] = ns.device
     if ns.recipe is None:
         return Args(game=ns.game, num_players=ns.players, seed=ns.seed, imitate=None, **run)
     args = recipes.load(ns.recipe).args(seed=ns.seed, out=out)
@@ -51,6 +53,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--recipe", default=None, metavar="NAME",
                         help="train this recipe's settings (its game; --game/--players unused)")
     parser.add_argument("--seed", type=int, default=0, help="training seed")
+    parser.add_argument("--device", default="cpu", help="where the networks learn (cpu, cuda, "
+                        "auto)")
     ns = parser.parse_args(argv)
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     print("| threads | agent-steps/s | per CPU-second | outside network |")
