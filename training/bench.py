@@ -7,6 +7,7 @@ Runs the real trainer (default network and batch) once per thread count, one aft
 in one process, so the rows are measured under the same conditions. Rates exclude the first
 update (numba and torch compile and warm up there). "Per CPU-second" divides by this process's
 CPU time: on shared cores it is the figure that does not depend on the neighbours' load.
+With ``--steps`` every row does the same work (and the schedules follow steps, not seconds).
 The recipe's one-off stages (imitation warm start, held-out evaluation, which the clock leaves
 out anyway) are off here: the figures are PPO's own collect and update.
 
@@ -31,8 +32,8 @@ from training.ppo import Args, train
 
 def bench_args(ns: argparse.Namespace, out: str, threads: int) -> Args:
     """One row's trainer arguments: the defaults, or the recipe's (see the module's text)."""
-    run = dict(total_steps=None, seconds=ns.seconds, out=out, threads=threads,
-               tensorboard=False, progress=False, eval_every=0)
+    run = dict(total_steps=ns.steps, seconds=None if ns.steps else ns.seconds, out=out,
+               threads=threads, tensorboard=False, progress=False, eval_every=0)
     if ns.device != "cpu":  # an older trainer has no device option
         run["device"] = ns.device
     if ns.recipe is None:
@@ -49,6 +50,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", default="amongus")
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=60.0, help="training time per row")
+    parser.add_argument("--steps", type=int, default=None,
+                        help="train this many agent-steps per row instead of --seconds: the "
+                        "same work whatever the load, for trees compared side by side")
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--recipe", default=None, metavar="NAME",
                         help="train this recipe's settings (its game; --game/--players unused)")
