@@ -109,33 +109,6 @@ class MaskedCategorical:
         return -(self.probs * self.log_probs).sum(-1)
 
 
-class _TanhBySigmoid(torch.autograd.Function):
-    """tanh computed as ``2 sigmoid(2x) - 1`` (within 2e-7 of ``torch.tanh``), with tanh's own
-    derivative ``1 - y^2``. On the project's CPUs ATen's ``tanh`` kernel costs about 7 ns an
-    entry against about 1.4 ns for ``sigmoid``; with the hidden layers' tanh a quarter of the
-    networks' forward time, this is the cheapest large saving in training
-    (docs/speed.md, "The trainer")."""
-
-    @staticmethod
-    def forward(ctx, x: torch.Tensor) -> torch.Tensor:
-        y = torch.sigmoid(x * 2.0).mul_(2.0).sub_(1.0)
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, grad: torch.Tensor) -> torch.Tensor:
-        (y,) = ctx.saved_tensors
-        return torch.ops.aten.tanh_backward(grad, y)
-
-
-class Tanh(nn.Module):
-    """The hidden layers' activation (``_TanhBySigmoid``); no weights, so checkpoints written
-    with ``nn.Tanh`` load unchanged."""
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return _TanhBySigmoid.apply(x)
-
-
 def _layer(n_in: int, n_out: int, gain: float) -> nn.Linear:
     """Orthogonal weights, zero bias, as in CleanRL's PPO: a small policy-head gain keeps the
     initial policy close to uniform over the legal actions."""
@@ -148,7 +121,7 @@ def _layer(n_in: int, n_out: int, gain: float) -> nn.Linear:
 def _mlp(n_in: int, hidden: list[int], n_out: int, out_gain: float) -> nn.Sequential:
     layers: list[nn.Module] = []
     for h in hidden:
-        layers += [_layer(n_in, h, np.sqrt(2)), Tanh()]
+        layers += [_layer(n_in, h, np.sqrt(2)), nn.Tanh()]
         n_in = h
     layers.append(_layer(n_in, n_out, out_gain))
     return nn.Sequential(*layers)
@@ -163,7 +136,7 @@ class _RecurrentActor(nn.Module):
         *widths, memory = hidden
         layers: list[nn.Module] = []
         for h in widths:
-            layers += [_layer(n_in, h, np.sqrt(2)), Tanh()]
+            layers += [_layer(n_in, h, np.sqrt(2)), nn.Tanh()]
             n_in = h
         self.encoder = nn.Sequential(*layers)
         self.gru = nn.GRUCell(n_in, memory)
