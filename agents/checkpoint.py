@@ -79,10 +79,22 @@ def fresh_directory(path: str | Path) -> Path:
 
 
 def save_policy(path: str | Path, metadata: dict, model_state: dict, **extra) -> Path:
-    """Write one policy checkpoint; ``extra`` (e.g. the optimizer state) rides along for resume."""
+    """Write one policy checkpoint; ``extra`` (e.g. the optimizer state) rides along for resume.
+    Its tensors are written from the CPU, so a run trained on a GPU is read on any machine."""
     json.dumps(metadata)  # fail here, before writing, if the metadata is not plain data
     checkpoint = {"format": FORMAT, "metadata": metadata, "model": model_state, **extra}
-    return atomic_save(checkpoint, path)
+    return atomic_save(_on_cpu(checkpoint), path)
+
+
+def _on_cpu(value):
+    """``value`` with every tensor in it on the CPU (a CPU tensor is returned as it is)."""
+    if torch.is_tensor(value):
+        return value.cpu()
+    if isinstance(value, dict):
+        return {k: _on_cpu(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_on_cpu(v) for v in value)
+    return value
 
 
 def load_checkpoint(path: str | Path) -> dict:

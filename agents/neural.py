@@ -16,6 +16,22 @@ from torch import nn
 from agents.checkpoint import CheckpointError, check_compatible, load_checkpoint
 from agents.policy import Policy
 
+DEVICES = ("cpu", "cuda", "auto")
+
+
+def resolve_device(name: str) -> torch.device:
+    """``"cpu"``, ``"cuda"``, or ``"auto"`` (cuda where torch sees a GPU, else cpu) as a
+    ``torch.device``; cuda without a GPU is refused, never quietly run on the CPU."""
+    if name not in DEVICES:
+        raise ValueError(f"device must be one of {list(DEVICES)}, got {name!r}")
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device 'cuda': this torch ({torch.__version__}) sees no GPU; "
+                         f"use --device cpu or auto")
+    return torch.device(name)
+
+
 # A finite stand-in for minus infinity: softmax turns it into a probability of exactly 0, and
 # products with it stay finite (0 * -1e9 = 0, where 0 * -inf would be NaN).
 MASKED_LOGIT = -1e9
@@ -231,7 +247,9 @@ class NeuralPolicy(Policy):
     """A trained actor behind the ``Policy`` interface: sampled (default) or greedy actions.
 
     Sampling is the default because a hidden-role policy is often meant to be mixed: a greedy
-    impostor that always does the same thing is easy to read.
+    impostor that always does the same thing is easy to read. The network runs where its
+    weights are (``load_policy``'s ``device``); observations come from and actions go back to
+    the CPU, and the sampling stays there, so a seed draws the same stream on any device.
     """
 
     def __init__(
@@ -244,6 +262,7 @@ class NeuralPolicy(Policy):
         self.team = metadata.get("team")
         self.name = name or f"neural[{metadata.get('game')}:{self.team}@{metadata.get('steps')}]"
         self._generator = torch.Generator().manual_seed(seed)
+        self._device = next(model.parameters()).device
         self._observation_size = model.config["observation_size"]
         self._num_actions = model.config["num_actions"]
         # trained on an earlier version's observation: (its columns in today's, today's size)
@@ -274,7 +293,7 @@ class NeuralPolicy(Policy):
         return observation, torch.from_numpy(action_mask)
 
     def _choose(self, logits: torch.Tensor, mask: torch.Tensor) -> np.ndarray:
-        dist = MaskedCategorical(logits, mask)
+        dist = MaskedCategorical(logits.cpu(), mask)
         return (dist.mode() if self.greedy else dist.sample(self._generator)).numpy()
 
     def act(
@@ -282,7 +301,7 @@ class NeuralPolicy(Policy):
     ) -> np.ndarray:
         observation, action_mask = self._checked(observation, action_mask)
         with torch.inference_mode():
-            logits, _ = self.model.actor_step(observation)
+            logits, _ = self.model.actor_step(observation.to(self._device))
             return self._choose(logits, action_mask)
 
     def beliefs(self, observation: np.ndarray, who: np.ndarray | None = None) -> np.ndarray:
@@ -292,11 +311,11 @@ class NeuralPolicy(Policy):
             raise ValueError(f"{self.name}: {self.beliefs_unavailable}")
         observation = self._observation(observation)
         with torch.inference_mode():
-            _, features, _ = self.model.actor_forward(observation)
+            _, features, _ = self.model.actor_forward(observation.to(self._device))
             return self._probabilities(features)
 
     def _probabilities(self, features: torch.Tensor) -> np.ndarray:
-        p = torch.sigmoid(self.model.belief_logits(features)).double().numpy()
+        p = torch.sigmoid(self.model.belief_logits(features)).double().cpu().numpy()
         return np.concatenate([np.zeros((p.shape[0], 1)), p], 1)
 
 
@@ -322,8 +341,9 @@ class RecurrentPolicy(NeuralPolicy):
         self._grow(int(who[:, 0].max(initial=-1)) + 1, int(who[:, 1].max(initial=-1)) + 1)
         slot, seat = torch.from_numpy(who[:, 0]), torch.from_numpy(who[:, 1])
         with torch.inference_mode():
-            logits, memory = self.model.actor_step(observation, self._memory[slot, seat])
-            self._memory[slot, seat] = memory
+            logits, memory = self.model.actor_step(observation.to(self._device),
+                                                   self._memory[slot, seat].to(self._device))
+            self._memory[slot, seat] = memory.cpu()
             return self._choose(logits, action_mask)
 
     def beliefs(self, observation: np.ndarray, who: np.ndarray | None = None) -> np.ndarray:
@@ -337,7 +357,7 @@ class RecurrentPolicy(NeuralPolicy):
                              f"decided yet; call act for it first")
         slot, seat = torch.from_numpy(who[:, 0]), torch.from_numpy(who[:, 1])
         with torch.inference_mode():
-            return self._probabilities(self._memory[slot, seat])
+            return self._probabilities(self._memory[slot, seat].to(self._device))
 
     def _who(self, who, n: int) -> np.ndarray:
         if who is None:
@@ -373,6 +393,7 @@ def load_policy(
     team: str | None = None,
     greedy: bool = False,
     seed: int = 0,
+    device: str = "cpu",
     **params,
 ) -> NeuralPolicy:
     """A ``Policy`` from a checkpoint written by the trainer (a ``RecurrentPolicy`` for a GRU).
@@ -380,7 +401,9 @@ def load_policy(
     With ``game`` (and the game's parameters, defaults filled in), the checkpoint is checked
     against that game first: name, version, parameters and observation layout must match, and
     the error names whichever does not. With ``team``, the checkpoint must be that team's.
+    ``device`` (``DEVICES``) is where the network runs; the checkpoint is read onto the CPU first.
     """
+    where = resolve_device(device)
     checkpoint = load_checkpoint(path)
     metadata = checkpoint["metadata"]
     reads = None
@@ -406,4 +429,5 @@ def load_policy(
                 f"{path}: weights {name!r} hold NaN or infinite values (the run diverged)"
             )
     kind = RecurrentPolicy if model.recurrent else NeuralPolicy
+    model.to(where)
     return kind(model, metadata, greedy=greedy, seed=seed, reads=reads)

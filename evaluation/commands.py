@@ -191,7 +191,7 @@ def cmd_exploit(args) -> int:
     report = exploit(args.game, args.against, args.steps, team=args.team,
                      population_name=args.population, warm_start=args.warm_start,
                      games=args.games, seed=args.seed, out=args.out, workers=args.workers,
-                     params=_game_params(args))
+                     params=_game_params(args), device=args.device)
     print(json.dumps(report) if args.json else format_report(report))
     return 0
 
@@ -380,6 +380,9 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=seed, default=0, help="the exploiter's training seed")
     p.add_argument("--workers", type=_positive, default=None)
     p.add_argument("--out", default="runs/exploit", help="the exploiter's run directory")
+    # agents.neural.DEVICES, not imported here: torch is slow to load for every command
+    p.add_argument("--device", choices=("cpu", "cuda", "auto"), default="cpu",
+                   help="where the exploiter learns (training's --device)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_exploit)
 

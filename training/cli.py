@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from evaluation.commands import game_param, seed
+from agents.neural import DEVICES
 from training.ppo import Args, train
 
 
@@ -118,8 +119,8 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="a registered game, e.g. amongus (not with --recipe)")
     p.add_argument("--recipe", default=None, metavar="NAME",
                    help="train a recipe (recipes/NAME.toml, or a .toml path): its game, table, "
-                   "step budget and options; only --seed, --out, --threads, --resume, --quiet "
-                   "and --no-tensorboard go with it")
+                   "step budget and options; only --seed, --out, --threads, --device, --resume, "
+                   "--quiet and --no-tensorboard go with it")
     p.add_argument("--players", type=int, default=d.num_players, help="seats at the table")
     p.add_argument("--steps", type=int, default=None,
                    help=f"agent decisions to train on, all seats together (default "
@@ -214,6 +215,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every,
                    help="updates between checkpoints (default %(default)s)")
     p.add_argument("--threads", type=int, default=d.threads, help="CPU threads")
+    p.add_argument("--device", choices=DEVICES, default=d.device,
+                   help="where the networks learn (default %(default)s; auto: cuda where torch "
+                   "sees a GPU); the games stay on the CPU")
     p.add_argument("--resume", default=None, help="checkpoint directory or run directory")
     p.add_argument("--no-tensorboard", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress line")
@@ -269,6 +273,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         snapshot_every=ns.snapshot_every,
         checkpoint_every=ns.checkpoint_every,
         threads=ns.threads,
+        device=ns.device,
         resume=ns.resume,
         tensorboard=not ns.no_tensorboard,
         progress=not ns.quiet,
@@ -276,7 +281,8 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
 
 
 # what may go with --recipe: how to run it, never what is trained
-RUN_OPTIONS = {"recipe", "seed", "out", "threads", "resume", "quiet", "no_tensorboard"}
+RUN_OPTIONS = {"recipe", "seed", "out", "threads", "device", "resume", "quiet",
+               "no_tensorboard"}
 
 
 def args_from_recipe(ns: argparse.Namespace) -> Args:
@@ -293,8 +299,8 @@ def args_from_recipe(ns: argparse.Namespace) -> Args:
         raise ValueError(f"--recipe sets every trainer option; also given: {flags} (edit a "
                          f"copy of the recipe instead)")
     recipe = load(ns.recipe)
-    run = {"threads": ns.threads, "resume": ns.resume, "progress": not ns.quiet,
-           "tensorboard": not ns.no_tensorboard}
+    run = {"threads": ns.threads, "device": ns.device, "resume": ns.resume,
+           "progress": not ns.quiet, "tensorboard": not ns.no_tensorboard}
     return recipe.args(ns.seed, ns.out or f"runs/{recipe.name}-{ns.seed}", **run)
 
 

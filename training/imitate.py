@@ -68,7 +68,8 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                 if len(teachers) > 1:
                     playing[ended] = rng.integers(len(teachers), size=ended.size)
         for g in learners:
-            obs, mask, chosen = (torch.from_numpy(np.concatenate(v)) for v in seen[g])
+            device = next(models[g].parameters()).device  # ``Args.device``
+            obs, mask, chosen = (torch.from_numpy(np.concatenate(v)).to(device) for v in seen[g])
             minibatch = max(1, chosen.shape[0] // num_minibatches)
             for _ in range(epochs):
                 epoch = []

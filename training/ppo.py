@@ -38,7 +38,7 @@ from torch import nn
 
 import envs
 from agents import make_policy, policy_names
-from agents.neural import MODEL_KINDS, ActorCritic, MaskedCategorical, load_policy
+from agents.neural import MODEL_KINDS, ActorCritic, MaskedCategorical, load_policy, resolve_device
 from evaluation.entrants import free_for_all
 from training.evaluate import HeldOut, eval_seed
 from training.gae import per_seat_gae
@@ -221,6 +221,11 @@ class Args:
     threads: int = 1
     """CPU threads for torch and for the engine's parallel loops. One by default: the per-op
     tensors here are small, and on shared cores extra OpenMP threads spin against the neighbours"""
+    device: str = "cpu"
+    """where the networks learn: "cpu", "cuda", or "auto" (cuda where torch sees a GPU). The
+    games stay on the CPU engine: each step's observations go to the device and the logits and
+    values come back, so the sampling, its random stream and the rollout stay on the CPU. League
+    snapshots and scripted players play on the CPU. MLP only"""
     resume: str | None = None
     """a checkpoint directory (``.../step_N``) or a run directory (its latest checkpoint)"""
     seen_before: tuple[str, ...] = ()
@@ -293,6 +298,10 @@ class Args:
             raise ValueError(f"seconds must be positive, got {self.seconds}")
         if self.model not in MODEL_KINDS:
             raise ValueError(f"model must be one of {MODEL_KINDS}, got {self.model!r}")
+        resolve_device(self.device)  # a known name, and a GPU there for "cuda"
+        if self.model != "mlp" and self.device != "cpu":
+            raise ValueError(f"model {self.model!r} trains on the cpu only (its replay through "
+                             f"time is not moved to a device); pass device cpu")
         for name, widths in [("hidden", self.hidden),
                              *((f"team_hidden[{t!r}]", w) for t, w in self.team_hidden.items())]:
             if not widths or any(not isinstance(h, int) or h < 1 for h in widths):
@@ -391,6 +400,7 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
     random (game, seat) columns, run through time.
     """
     ent_coef = args.ent_coef if ent_coef is None else ent_coef
+    device = next(model.parameters()).device  # minibatches are gathered on the CPU
     units = rows.numel() if sequences is None else sequences[0].shape[1]
     minibatch = max(1, units // args.num_minibatches)
     stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clipfrac": [],
@@ -409,6 +419,7 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
             windows = [(sequences[0][:, c], sequences[1][:, c]) for c in chosen]
             minibatch_rows = [index[index >= 0] for index, _ in windows]
         for k, mb in enumerate(gather.epoch(minibatch_rows)):
+            mb = {key: v.to(device) for key, v in mb.items()}  # no copy on the cpu
             if sequences is not None:
                 with clock.net():
                     _, logits, features = recurrent_logits(
@@ -545,7 +556,8 @@ def build_run(args: Args) -> Run:
     team_group = np.zeros(len(spec.teams), np.int64) if len(groups) == 1 else \
         np.arange(len(spec.teams))
     configs = {g: model_config(env, args, g) for g in groups}
-    models = [ActorCritic(configs[g]) for g in groups]
+    device = resolve_device(args.device)  # the weights are drawn on the CPU, as for "cpu"
+    models = [ActorCritic(configs[g]).to(device) for g in groups]
     optimizers = [torch.optim.Adam(m.parameter_groups(), lr=args.learning_rate, eps=1e-5)
                   for m in models]
     pool = OpponentPool(groups, args.pool_size, rng, configs,

@@ -39,10 +39,12 @@ from agents.populations import POPULATIONS
 from .ppo import Args
 
 RECIPES = Path(__file__).resolve().parents[1] / "recipes"
-# Args fields a recipe may not set: the run's own (seed, out, resume, seen_before), the budget
-# (``steps`` at the top level; never seconds), the game and table (top-level keys), the display.
+# Args fields a recipe may not set: the run's own (seed, out, resume, seen_before, threads,
+# device), the budget (``steps`` at the top level; never seconds), the game and table (top-level
+# keys), the display.
 NOT_IN_TRAINER = {"game", "num_players", "params", "seed", "out", "total_steps", "seconds",
-                  "resume", "seen_before", "progress", "tensorboard", "threads", "recipe"}
+                  "resume", "seen_before", "progress", "tensorboard", "threads", "device",
+                  "recipe"}
 TOP = {"name", "description", "game", "players", "steps", "params", "trainer", "score"}
 SCORE = {"population", "seeds", "games"}
 

@@ -302,10 +302,11 @@ class Collector:
         if learner:
             critic_in = obs if buf.state is None else torch.cat(
                 [obs, buf.state[slot].index_select(0, it)], 1)
+        device = next(model.parameters()).device  # a learner's (``Args.device``); else the cpu
         with self.clock.net():
-            logits, h = model.actor_step(obs, h)
-            value = model.value(critic_in) if learner else None
-            dist = MaskedCategorical(logits, mask)
+            logits, h = model.actor_step(obs.to(device), h)
+            value = model.value(critic_in.to(device)).cpu() if learner else None
+            dist = MaskedCategorical(logits.cpu(), mask)
             a = dist.sample(self.sampler)
             logp = dist.log_prob(a) if learner else None
         if model.recurrent:

@@ -23,6 +23,7 @@ ELSEWHERE = {
     "seed": (None, "--seed"),
     "out": (None, "--out"),
     "threads": (None, "--threads"),
+    "device": (None, "--device"),
     "resume": (None, "--resume"),
     "progress": (None, "--quiet"),
     "tensorboard": (None, "--no-tensorboard"),
