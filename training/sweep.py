@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 import envs
+from agents.checkpoint import new_file_mode
 from evaluation.benchmark import benchmark
 from evaluation.entrants import free_for_all
 from evaluation.runner import ray_session
@@ -41,10 +42,17 @@ RESAMPLES = 2000
 
 
 def _atomic_json(path: Path, data) -> None:
+    """Written whole or not at all, with the mode any new file gets under the umask (``mkstemp``
+    alone makes it 0600, unreadable to the others sharing a results directory)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "w") as f:
+            os.fchmod(f.fileno(), new_file_mode())
+            json.dump(data, f, indent=1)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def score_run(recipe: Recipe, run_dir: Path, paths: dict, args: dict, workers: int = 1
