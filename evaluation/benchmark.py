@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,7 +34,7 @@ from .crossplay import cross_play
 from .entrants import free_for_all, is_checkpoint, resolve, resolve_all
 from .ffa import per_deal, play_seatings
 from .stats import DRAWS, format_difference, mean_interval, paired_difference
-from .tournament import check_database_file
+from .tournament import SCHEMA, check_database_file, read_only
 
 SCORING_SEED = 1_000_003  # a seed no trainer uses by default: deals never seen in training
 REFERENCE = "heuristic"
@@ -159,7 +160,7 @@ def benchmark(game: str, team: str, policy: str, population_name: str = DEFAULT,
     if not members:
         raise ValueError(f"every member of population {population_name} is excluded")
     if db is not None:
-        check_database_file(db)
+        check_results_file(db)
     out, mine, reference = _outcomes(game, team, policy, members, games, seed, workers, params,
                                      seats)
     labels = [resolve(m, spec, params).label for m in members]
@@ -205,6 +206,34 @@ CREATE TABLE IF NOT EXISTS benchmarks (
     params TEXT NOT NULL, team TEXT NOT NULL, policy TEXT NOT NULL, population TEXT NOT NULL,
     seed INTEGER NOT NULL, games INTEGER NOT NULL, report TEXT NOT NULL);
 """
+
+
+# What a results database may hold: the tournament's tables and view, the benchmarks, and
+# SQLite's own; anything else belongs to another application, whose file is not written to.
+HIDDENDECK_TABLES = frozenset(re.findall(r"CREATE (?:TABLE|VIEW) IF NOT EXISTS (\w+)",
+                                         SCHEMA + BENCHMARK_SCHEMA))
+
+
+def check_results_file(db: str | Path) -> None:
+    """Refuse, before anything is played or written, a file that is not a sound hiddendeck
+    results database (as ``tournament`` does): not SQLite, damaged (``PRAGMA integrity_check``)
+    or holding another application's tables. A missing or empty file becomes one."""
+    check_database_file(db)
+    path = Path(db)
+    if not path.is_file() or not path.stat().st_size:
+        return
+    with read_only(path) as con:
+        damage = con.execute("PRAGMA integrity_check").fetchone()[0]
+        names = {row[0] for row in con.execute("SELECT name FROM sqlite_master "
+                                               "WHERE type IN ('table', 'view')")}
+    if damage != "ok":  # its first finding, on one line
+        first = next((line for line in damage.splitlines() if not line.startswith("*")), damage)
+        raise ValueError(f"{path}: a damaged SQLite database (integrity_check: {first}); "
+                         f"give another --db")
+    others = sorted(n for n in names if n not in HIDDENDECK_TABLES and not n.startswith("sqlite_"))
+    if others:
+        raise ValueError(f"{path}: not a hiddendeck results database (it holds {others}); "
+                         f"give another --db")
 
 
 def store(db: str | Path, report: dict) -> None:

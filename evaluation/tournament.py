@@ -562,6 +562,8 @@ def summary_rows(db: str | Path) -> list[tuple]:
     1's wins, draws, mean length, the runs that stored it), read-only."""
     with read_only(db) as con:
         names = {r[0] for r in con.execute("SELECT name FROM sqlite_master")}
+        if "contexts" not in names:  # an empty file, or another application's database
+            raise ValueError(f"{db}: not a hiddendeck results database (no tournament tables)")
         if "summary" not in names:
             raise ValueError(f"{db}: written by an older hiddendeck (no summary view); run a "
                              f"tournament on it once to add it")

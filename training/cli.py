@@ -120,7 +120,7 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--recipe", default=None, metavar="NAME",
                    help="train a recipe (recipes/NAME.toml, or a .toml path): its game, table, "
                    "step budget and options; only --seed, --out, --threads, --device, --resume, "
-                   "--quiet and --no-tensorboard go with it")
+                   "--quiet, --no-tensorboard and --allow-code go with it")
     p.add_argument("--players", type=int, default=d.num_players, help="seats at the table")
     p.add_argument("--steps", type=int, default=None,
                    help=f"agent decisions to train on, all seats together (default "
@@ -219,6 +219,8 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="where the networks learn (default %(default)s; auto: cuda where torch "
                    "sees a GPU); the games stay on the CPU")
     p.add_argument("--resume", default=None, help="checkpoint directory or run directory")
+    p.add_argument("--allow-code", action="store_true",
+                   help="let --recipe name py:MODULE:ATTR policies, code it imports and runs")
     p.add_argument("--no-tensorboard", action="store_true")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=run)
@@ -282,7 +284,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
 
 # what may go with --recipe: how to run it, never what is trained
 RUN_OPTIONS = {"recipe", "seed", "out", "threads", "device", "resume", "quiet",
-               "no_tensorboard"}
+               "no_tensorboard", "allow_code"}
 
 
 def args_from_recipe(ns: argparse.Namespace) -> Args:
@@ -298,7 +300,7 @@ def args_from_recipe(ns: argparse.Namespace) -> Args:
         flags = ", ".join("--" + k.replace("_", "-") if k != "game" else "GAME" for k in given)
         raise ValueError(f"--recipe sets every trainer option; also given: {flags} (edit a "
                          f"copy of the recipe instead)")
-    recipe = load(ns.recipe)
+    recipe = load(ns.recipe, ns.allow_code)
     run = {"threads": ns.threads, "device": ns.device, "resume": ns.resume,
            "progress": not ns.quiet, "tensorboard": not ns.no_tensorboard}
     return recipe.args(ns.seed, ns.out or f"runs/{recipe.name}-{ns.seed}", **run)

@@ -707,6 +707,10 @@ def train(args: Args) -> dict[str, Path]:
     args.check()
     out = run_directory(args.out)
     run = build_run(args)
+    if args.resume and args.total_steps and run.counters["global_step"] >= args.total_steps:
+        # resumed at its budget's end (killed after its last checkpoint): nothing left to train
+        where = latest_checkpoint(Path(args.resume))
+        return {group: where / f"{group}.pt" for group in run.groups}
     warmup_left = 0  # a resumed run keeps only the teacher's labels
     if run.teacher is not None and not args.resume:
         warmup_left = warm_start(run, args, run_start)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import envs
+from agents.outside import is_outside
 from agents.populations import POPULATIONS
 
 from .ppo import Args
@@ -47,6 +48,14 @@ NOT_IN_TRAINER = {"game", "num_players", "params", "seed", "out", "total_steps",
                   "recipe"}
 TOP = {"name", "description", "game", "players", "steps", "params", "trainer", "score"}
 SCORE = {"population", "seeds", "games"}
+# Args fields that name policies: ``py:MODULE:ATTR`` there imports and runs code, which a shared
+# recipe file may not do unless the command line allows it (``--allow-code``).
+POLICY_FIELDS = ("scripted_opponents", "fixed_teams", "imitate", "imitate_also",
+                 "eval_opponents")
+# The widest layer a recipe may ask for: 8192 x 8192 is 67M weights (about 1 GB with Adam's
+# state), thirty times the published recipes' networks; beyond it a typo's allocation fails
+# deep in torch instead of on one line here.
+MAX_WIDTH = 8192
 
 
 @dataclass(frozen=True)
@@ -111,7 +120,16 @@ def find(name: str) -> Path:
     return path
 
 
-def load(name: str) -> Recipe:
+def _named_policies(value) -> list[str]:
+    """The policy names of a POLICY_FIELDS value: a name, a list of them, or ``{team: name}``."""
+    values = value.values() if isinstance(value, dict) else (
+        [value] if isinstance(value, str) else value or ())
+    return [v for v in values if isinstance(v, str)]
+
+
+def load(name: str, allow_code: bool = False) -> Recipe:
+    """The recipe ``name`` names, every key checked; a policy given as ``py:MODULE:ATTR`` (code
+    to import and run) only with ``allow_code`` (the command line's ``--allow-code``)."""
     path = find(name)
     try:
         raw = path.read_bytes()
@@ -149,6 +167,17 @@ def load(name: str) -> Recipe:
         except TypeError:
             raise bad(f"[trainer] {key}", f"expected {type(default).__name__}, got "
                       f"{value!r}") from None
+        code = [v for v in _named_policies(trainer[key]) if is_outside(v)] \
+            if key in POLICY_FIELDS else []
+        if code and not allow_code:
+            raise bad(f"[trainer] {key}", f"{code[0]!r} is code to import and run; a recipe "
+                      f"runs code only when the command line says so (--allow-code)")
+    for key in ("hidden", "team_hidden"):
+        value = trainer.get(key)
+        widths = [value] if key == "hidden" else list((value or {}).values())
+        if any(isinstance(w, int) and w > MAX_WIDTH
+               for each in widths if isinstance(each, tuple) for w in each):
+            raise bad(f"[trainer] {key}", f"a layer wider than {MAX_WIDTH:,} (got {value!r})")
     score = data.get("score", {})
     for key in score:
         if key not in SCORE:
@@ -163,6 +192,10 @@ def load(name: str) -> Recipe:
     games = score.get("games", 2000)
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
         raise bad("[score] games", f"expected an integer >= 2, got {games!r}")
+    label = data.get("name", path.stem)
+    for key, text in (("name", label), ("description", data.get("description", ""))):
+        if not isinstance(text, str) or not text.isprintable():  # both reach the terminal
+            raise bad(key, f"expected one line of printable text, got {text!r}")
     spec = envs.registry[data["game"]]
     try:
         params = spec.resolve(num_players=data["players"], **data.get("params", {}))
@@ -170,7 +203,7 @@ def load(name: str) -> Recipe:
         raise bad("params", str(e)) from None
     params.pop("num_players")
     recipe = Recipe(
-        name=str(data.get("name", path.stem)), path=path,
+        name=label, path=path,
         digest="sha256:" + hashlib.sha256(raw).hexdigest(), game=data["game"],
         players=data["players"], steps=data["steps"], description=data.get("description", ""),
         params=params, trainer=trainer, population=population, scoring_seeds=tuple(seeds),

@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 import envs
+from agents.checkpoint import new_file_mode
 from evaluation.benchmark import benchmark
 from evaluation.entrants import free_for_all
 from evaluation.stats import bootstrap_mean, iqm, seed_interval
@@ -44,10 +45,17 @@ from training.run_checkpoint import seen_in_training
 
 
 def _atomic_json(path: Path, data) -> None:
+    """Written whole or not at all, with the mode any new file gets under the umask (``mkstemp``
+    alone makes it 0600, unreadable to the others sharing a results directory)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump(data, f, indent=1)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "w") as f:
+            os.fchmod(f.fileno(), new_file_mode())
+            json.dump(data, f, indent=1)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def score_run(recipe: Recipe, run_dir: Path, paths: dict, args: dict, workers: int = 1
@@ -85,12 +93,14 @@ def score_run(recipe: Recipe, run_dir: Path, paths: dict, args: dict, workers: i
 
 
 def run_seed(recipe_path: str, seed: int, out: str, threads: int = 1,
-             progress: bool = False) -> dict:
+             progress: bool = False, allow_code: bool = False) -> dict:
     """Train (or resume) and score one seed; its score is written beside its run. Runs in a
-    worker process or a Ray task as well as here."""
+    worker process or a Ray task as well as here. A seed killed after its last checkpoint
+    (while scoring, say) trains nothing more on the rerun: ``train`` returns the checkpoints
+    of the budget's end, and those are scored."""
     from training.ppo import latest_checkpoint, train
 
-    recipe = load(recipe_path)
+    recipe = load(recipe_path, allow_code)
     run_dir = Path(out) / f"seed-{seed}"
     score_file = run_dir / "score.json"
     if score_file.is_file():
@@ -144,8 +154,10 @@ def aggregate(scores: list[dict], seed: int = 0) -> dict:
 
 
 def sweep(recipe_name: str, seeds: list[int], out: str | Path, workers: int = 1,
-          ray_address: str | None = None, threads: int | None = None) -> dict:
-    recipe = load(recipe_name)
+          ray_address: str | None = None, threads: int | None = None,
+          allow_code: bool = False) -> dict:
+    """``allow_code``: the recipe may name ``py:MODULE:ATTR`` policies (``--allow-code``)."""
+    recipe = load(recipe_name, allow_code)
     if len(set(seeds)) != len(seeds) or any(s < 0 for s in seeds):
         raise ValueError(f"seeds must be distinct non-negative integers, got {seeds}")
     clash = sorted(set(seeds) & set(recipe.scoring_seeds))
@@ -158,15 +170,16 @@ def sweep(recipe_name: str, seeds: list[int], out: str | Path, workers: int = 1,
     path = str(recipe.path.resolve())
     threads = threads or max(1, (os.cpu_count() or 1) // max(1, workers))
     if ray_address is not None:
-        scores = _on_ray(path, seeds, str(out.resolve()), ray_address)
+        scores = _on_ray(path, seeds, str(out.resolve()), ray_address, allow_code)
     elif workers == 1:  # one seed at a time: its trainer's progress line shows
         from evaluation.progress import enabled
 
-        scores = [run_seed(path, s, str(out), threads, enabled()) for s in seeds]
+        scores = [run_seed(path, s, str(out), threads, enabled(), allow_code) for s in seeds]
     else:
         with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
             scores = list(pool.map(run_seed, [path] * len(seeds), seeds, [str(out)] * len(seeds),
-                                   [threads] * len(seeds)))
+                                   [threads] * len(seeds), [False] * len(seeds),
+                                   [allow_code] * len(seeds)))
     result = {"recipe": recipe.label, "game": recipe.game, "players": recipe.players,
               "steps": recipe.steps, "population": recipe.population,
               "scoring_seeds": list(recipe.scoring_seeds), "games": recipe.games,
@@ -177,10 +190,12 @@ def sweep(recipe_name: str, seeds: list[int], out: str | Path, workers: int = 1,
     return result
 
 
-def _on_ray(recipe_path: str, seeds: list[int], out: str, address: str) -> list[dict]:
+def _on_ray(recipe_path: str, seeds: list[int], out: str, address: str,
+            allow_code: bool) -> list[dict]:
     with ray_session(address) as ray:
         remote = ray.remote(num_cpus=1)(run_seed)
-        return ray.get([remote.remote(recipe_path, s, out, 1) for s in seeds])
+        return ray.get([remote.remote(recipe_path, s, out, 1, False, allow_code)
+                        for s in seeds])
 
 
 def page(recipe: Recipe, result: dict) -> str:
@@ -263,6 +278,8 @@ def register(subparsers) -> None:
     p.add_argument("--threads", type=int, default=None,
                    help="CPU threads per seed (default: the CPUs shared among the workers)")
     p.add_argument("--out", default=None, help="sweep directory (default runs/sweep-RECIPE)")
+    p.add_argument("--allow-code", action="store_true",
+                   help="let the recipe name py:MODULE:ATTR policies, code it imports and runs")
     p.set_defaults(run=_cmd)
 
 
@@ -274,6 +291,6 @@ def _cmd(ns) -> int:
     seeds = ns.seed_list if ns.seed_list is not None else list(range(1, ns.seeds + 1))
     out = ns.out or f"runs/sweep-{Path(ns.recipe).stem}"
     result = sweep(ns.recipe, seeds, out, workers=ns.workers, ray_address=ns.ray,
-                   threads=ns.threads)
+                   threads=ns.threads, allow_code=ns.allow_code)
     print((Path(out) / "results.md").read_text())
     return 0 if result else 1

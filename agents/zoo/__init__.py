@@ -34,6 +34,27 @@ def is_zoo(source: str) -> bool:
 _READ: dict = {}  # the index as last read, and the (mtime, size) it was read at
 
 
+# What every entry of the index records, and what ``path`` and ``names`` read from it.
+REQUIRED = ("file", "sha256", "game", "players", "team")
+
+
+def _read_index() -> dict:
+    """The index as ``{name: entry}``; a damaged one is refused on one line naming the file
+    and, for an entry, the key it lacks (a policy without a digest cannot be checked)."""
+    try:
+        index = json.loads(INDEX.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"{INDEX}: unreadable zoo index ({e}); reinstall hiddendeck") from None
+    if not isinstance(index, dict):
+        raise ValueError(f"{INDEX}: not a zoo index (a JSON object of policies by name)")
+    for name, record in index.items():
+        missing = [key for key in REQUIRED if not isinstance(record, dict) or key not in record]
+        if missing:
+            raise ValueError(f"{INDEX}: zoo policy {name!r} has no {', '.join(missing)}; "
+                             f"reinstall hiddendeck")
+    return index
+
+
 def _index() -> dict:
     """The index, read again only when the file has changed (``add`` rewrites it)."""
     try:
@@ -41,7 +62,7 @@ def _index() -> dict:
     except FileNotFoundError:
         return {}
     if _READ.get("at") != (stat.st_mtime_ns, stat.st_size):
-        _READ.update(at=(stat.st_mtime_ns, stat.st_size), index=json.loads(INDEX.read_text()))
+        _READ.update(at=(stat.st_mtime_ns, stat.st_size), index=_read_index())
     return _READ["index"]
 
 
@@ -85,6 +106,9 @@ def path(source: str) -> Path:
     name = source[len(PREFIX):] if is_zoo(source) else source
     record = entry(name)
     file = HERE / record["file"]
+    if not file.resolve().is_relative_to(HERE.resolve()):  # the index names zoo files only
+        raise ValueError(f"zoo:{name}: its file {record['file']!r} lies outside {HERE}; "
+                         f"reinstall hiddendeck")
     if not file.is_file():
         raise ValueError(f"zoo:{name}: its file {record['file']} is missing from {HERE}")
     found = digest(file)

@@ -16,10 +16,16 @@ from envs.core.jit import borrowed, inline, njit, parallel_kernel, prange
 
 @inline
 def emit(s, obs_row, mask_row, offsets, layout):
+    """The deciding seat's mask and view. A record whose rules handed the decision to no seat
+    (one ``set_records`` took, whose fields contradict each other in a way its checks missed)
+    shows nothing: its view's seat-relative writes would land outside their pieces, and its
+    empty mask makes the next ``step`` refuse the game by name."""
     mask_row[:] = False
-    mask_one(s, mask_row)
     obs_row[:] = 0.0
-    observe_row(s, s["current_seat"], obs_row, offsets, layout)
+    seat = s["current_seat"]
+    if 0 <= seat < s["num_players"]:
+        mask_one(s, mask_row)
+        observe_row(s, seat, obs_row, offsets, layout)
 
 @inline
 def new_game(s):
@@ -110,7 +116,9 @@ def observe_seats(states, seats, out, offsets):
 def god_views(states, out, offsets):
     for b in range(states.shape[0]):
         out[b, :] = 0.0
-        god_one(states[b], out[b], offsets)
+        seat = states[b]["current_seat"]
+        if 0 <= seat < states[b]["num_players"]:  # as in emit: no deciding seat, nothing shown
+            god_one(states[b], out[b], offsets)
 
 @njit
 def teams(states, out):

@@ -209,6 +209,17 @@ def check(records: np.ndarray, params: dict):
             f"the EmMA deck and its discards hold more than {c.EMMA_DECK_SIZE} cards",
         ),
     )
+    # the seats the rules hand a pending decision to (``board.decide``): one with no seat (-1)
+    # would make seat -1 decide, and every seat-relative piece of its view be written one
+    # place off (audit M3: ab_follow_up with ab_follow_up_seat -1)
+    checks += (
+        ((records["ab_follow_up"] >= 0) & (records["ab_follow_up_seat"] == -1),
+         "ab_follow_up names a decision but ab_follow_up_seat no seat"),
+        ((records["rush_left"] > 0) & (records["rush_seat"] == -1),
+         "rush_left names Rush plays but rush_seat no seat"),
+        (records["veto_armed"].astype(bool) & (records["veto_user"] == -1),
+         "veto_armed, but veto_user names no seat"),
+    )
     past = records["past"]
     checks += (
         ((records["brawl_by"] == -1) != (records["brawl_target"] == -1),

@@ -144,3 +144,60 @@ def test_a_bad_seed_is_refused_before_the_database_is_touched(tmp_path):
     with pytest.raises(ValueError, match="seed must be"):
         run_tournament("amongus", ["random", "heuristic"], 16, db=db, seed=-1, **SMALL)
     assert not db.exists()
+
+
+def _foreign(path):
+    """Another application's SQLite database: one table of its own."""
+    con = sqlite3.connect(path)
+    with con:
+        con.execute("CREATE TABLE t (x)")
+        con.execute("INSERT INTO t VALUES (1)")
+    con.close()
+
+
+def _damaged(path):
+    """A results database whose contexts index is overwritten: ``integrity_check`` fails,
+    though the file still opens and its tables are hiddendeck's."""
+    from evaluation.tournament import SCHEMA
+
+    con = sqlite3.connect(path)
+    con.executescript(SCHEMA)
+    with con:
+        con.executemany("INSERT INTO contexts (game, version, params, observation_fingerprint, "
+                        "batch_games, slots) VALUES (?, 1, '{}', 'f', 16, 8)",
+                        [(f"game{i}",) for i in range(50)])
+    page, = con.execute("SELECT rootpage FROM sqlite_master WHERE type = 'index' AND "
+                        "tbl_name = 'contexts'").fetchone()
+    size, = con.execute("PRAGMA page_size").fetchone()
+    con.close()
+    data = bytearray(path.read_bytes())
+    data[(page - 1) * size + 100:(page - 1) * size + 400] = b"\x07" * 300
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("make,message", [
+    (_foreign, r"not a hiddendeck results database \(it holds \['t'\]\)"),
+    (_damaged, r"a damaged SQLite database \(integrity_check: On tree page"),
+])
+def test_a_benchmark_refuses_to_store_into_a_foreign_or_damaged_database(tmp_path, make,
+                                                                          message):
+    """Audit L9: ``benchmark --db`` added its table to another application's database and
+    wrote into a damaged one; it opens the file as ``tournament`` does, before playing."""
+    from evaluation.benchmark import benchmark
+
+    db = tmp_path / "r.sqlite"
+    make(db)
+    content = db.read_bytes()
+    with pytest.raises(ValueError, match=message):
+        benchmark("amongus", "impostor", "random", games=8, workers=1, db=db)
+    assert db.read_bytes() == content
+
+
+def test_results_on_a_file_with_no_tournament_in_it_does_not_ask_for_one(tmp_path):
+    """An empty or foreign file is no results database: the message used to say "run a
+    tournament on it once", inviting a write into another application's file."""
+    db = tmp_path / "r.sqlite"
+    _foreign(db)
+    with pytest.raises(ValueError, match=r"not a hiddendeck results database \(no tournament "
+                                         r"tables\)"):
+        summary_rows(db)

@@ -108,3 +108,34 @@ def test_add_keeps_the_weights_and_metadata_without_the_optimiser(tmp_path, monk
         zoo.digest(tmp_path / "copy.pt")
     with pytest.raises(ValueError, match="letters, digits"):
         zoo.add(full, "../escape")
+
+
+def test_an_index_entry_naming_a_file_outside_the_zoo_is_refused(tmp_path, monkeypatch):
+    """Even with that file's own digest (audit L6): the index names files of the zoo only."""
+    zoo_dir = tmp_path / "zoo"
+    zoo_dir.mkdir()
+    _zoo_copy(zoo_dir, monkeypatch)
+    name = zoo.names()[0]
+    outside = tmp_path / "outside.pt"
+    shutil.copy(zoo_dir / zoo.entry(name)["file"], outside)
+    index = json.loads((zoo_dir / "index.json").read_text())
+    index[name]["file"] = "../outside.pt"
+    (zoo_dir / "index.json").write_text(json.dumps(index))
+    with pytest.raises(ValueError, match=r"its file '\.\./outside\.pt' lies outside"):
+        zoo.path(f"zoo:{name}")
+
+
+@pytest.mark.parametrize("damage,message", [
+    (lambda text: text[: len(text) // 2], "index.json: unreadable zoo index"),
+    (lambda text: "[]", "index.json: not a zoo index"),
+    (lambda text: json.dumps({name: {k: v for k, v in e.items() if k != "sha256"}
+                              for name, e in json.loads(text).items()}),
+     "index.json: zoo policy '.*' has no sha256"),
+])
+def test_a_damaged_index_is_refused_on_one_line_naming_it(tmp_path, monkeypatch, damage,
+                                                          message):
+    _zoo_copy(tmp_path, monkeypatch)
+    index = tmp_path / "index.json"
+    index.write_text(damage(index.read_text()))
+    with pytest.raises(ValueError, match=message):
+        zoo.names()

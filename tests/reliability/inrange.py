@@ -39,9 +39,10 @@ from envs.core.limits import check_records, game_limits
 
 BATCH = 64
 STEPS = 150
-# Counters no rule reads or indexes with: a record may claim more decisions or games than were
-# made (then steps past its range, which only the soak's own check sees), harmlessly to memory.
-NOT_EDITED = {"decisions", "episode"}
+# A counter no rule reads or indexes with: a record may claim more decisions than were made
+# (then steps past its range, which only the soak's own check sees), harmlessly to memory.
+# (``episode``, the other such counter, may hold any value: it has no range to edit within.)
+NOT_EDITED = {"decisions"}
 
 
 def in_range_value(rng, low, high):

@@ -96,3 +96,37 @@ def test_the_menace_pool_holds_the_cards_played_this_round_and_room_for_the_rest
     records["pool_n"] = 1
     with pytest.raises(ValueError, match="outside the Action and Resolution stages"):
         vec.set_records(records)
+
+
+def test_a_pending_menace_decision_names_the_seat_that_makes_it():
+    """Audit M3: ``ab_follow_up`` (a decision) with ``ab_follow_up_seat`` -1, all in range, made
+    seat -1 decide, and its version-5 whole-game counts wrote one float past the observation
+    row. Each field the rules hand a decision to a seat from must name a seat when it is due."""
+    vec = envs.make_vec("menace", 1, seed=0, num_players=8)
+    for fields, message in [({"ab_follow_up": 16, "ab_follow_up_seat": -1}, "ab_follow_up_seat"),
+                            ({"rush_left": 2, "rush_seat": -1}, "rush_seat no seat"),
+                            ({"veto_armed": 1, "veto_user": -1}, "veto_user names no seat")]:
+        records = vec.records.copy()
+        for field, value in fields.items():
+            records[field] = value
+        with pytest.raises(ValueError, match=message):
+            vec.set_records(records)
+
+
+@pytest.mark.parametrize("game", ["amongus", "maniacal", "menace"])
+def test_a_record_with_no_deciding_seat_shows_nothing_and_its_next_step_is_refused(
+        game, monkeypatch):
+    """Whatever relation a game's checks miss, the engine never views the board from a seat
+    outside the table (every seat-relative piece would be written one place off): such a
+    record shows an empty mask and a blank view, and ``step`` refuses it by name."""
+    import envs.core.engine as engine
+
+    vec = envs.make_vec(game, 2, seed=0)
+    records = vec.records.copy()
+    records["current_seat"][0] = -1
+    monkeypatch.setattr(engine, "check_records", lambda *a: None)  # as if a check missed it
+    vec.set_records(records)
+    assert not vec.action_mask[0].any() and not vec.observation[0].any()
+    assert not vec.state()[0].any() and vec.state()[1].any()
+    with pytest.raises(ValueError, match="game 0, seat -1 has no legal action"):
+        vec.step(np.array([0, int(np.flatnonzero(vec.action_mask[1])[0])]))

@@ -90,6 +90,19 @@ def test_a_record_with_no_legal_action_is_named_at_the_step():
         vec.step(np.zeros(2, np.int64))
 
 
+def test_a_record_at_the_end_of_its_games_count_plays_on_and_loads_back():
+    """Audit L5: ``episode`` at its declared maximum was accepted, and the snapshot one
+    finished game later refused. The count is any int64, wrapping like numpy's own."""
+    vec = envs.make_vec("amongus", 1, seed=1, num_players=4)
+    records = vec.records.copy()
+    records["episode"] = np.iinfo(np.int64).max
+    vec.set_records(records)
+    while vec.records["episode"][0] == np.iinfo(np.int64).max:
+        vec.step(np.array([int(np.flatnonzero(vec.action_mask[0])[0])]))
+    assert vec.records["episode"][0] == np.iinfo(np.int64).min
+    vec.set_records(vec.records.copy())
+
+
 @pytest.mark.slow  # 1,000 inputs each in CI, 10,000 with HIDDENDECK_SLOW=1
 def test_set_records_fuzz_random_bytes_and_wild_fields_never_crash():
     """In a process of its own: a crash there fails this test instead of killing pytest."""

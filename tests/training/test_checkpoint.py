@@ -99,6 +99,18 @@ def test_resume_continues_counters_and_weights(tiny_run, tmp_path):
     assert latest_checkpoint(tmp_path) == new_paths["crew"].parent
 
 
+def test_a_run_resumed_at_its_budget_trains_nothing_and_returns_its_final_checkpoints(
+        tiny_run, tmp_path):
+    """Audit M4: a run killed after its last checkpoint (a sweep killed while scoring) used
+    to train one more update on its rerun, past the budget, and score that instead."""
+    args, paths = tiny_run
+    run_dir = paths["crew"].parent.parent.parent
+    before = sorted(p.name for p in (run_dir / "checkpoints").iterdir())
+    again = train(dataclasses.replace(args, resume=str(run_dir)))
+    assert again == paths
+    assert sorted(p.name for p in (run_dir / "checkpoints").iterdir()) == before
+
+
 def test_resume_keeps_the_record_of_what_the_run_met(tiny_run, tmp_path):
     """A run that met a scripted opponent, resumed with other options (none), still says it
     met it: a report must not call that opponent held out."""

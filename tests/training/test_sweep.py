@@ -3,13 +3,15 @@ each seed scored on held-out members only, resumable, the same scores through Ra
 
 import importlib.util
 import json
+import os
+import stat
 
 import numpy as np
 import pytest
 
 from evaluation.cli import main
 from training.recipes import load
-from training.sweep import aggregate, iqm, sweep
+from training.sweep import _atomic_json, aggregate, iqm, run_seed, sweep
 
 TINY = '''
 name = "tiny"
@@ -56,6 +58,10 @@ def test_each_published_recipe_loads_into_the_trainers_arguments(name):
     ("[score]\nseeds = []\n", "non-empty list"),
     ("[score]\npopulation = \"v9\"\n", "unknown population"),
     ("colour = 1\n", "unknown key"),
+    ("[trainer]\nhidden = [1_073_741_824, 1_073_741_824]\n", "hidden: a layer wider than 8,192"),
+    ("[trainer]\nteam_hidden = { crew = [64, 100_000] }\n", "team_hidden: a layer wider"),
+    ('name = "tiny\\u001b[2J"\n', "name: expected one line of printable text"),
+    ('description = "a\\nb"\n', "description: expected one line of printable text"),
 ])
 def test_a_bad_recipe_is_refused_naming_the_key(tmp_path, text, message):
     path = tmp_path / "bad.toml"
@@ -99,6 +105,60 @@ def test_a_sweep_scores_held_out_members_aggregates_and_resumes(tiny, tmp_path):
     assert again["seeds"][:2] == json.loads(json.dumps(result["seeds"]))
 
 
+def test_a_seed_killed_at_any_stage_resumes_to_the_uninterrupted_steps_and_scores(
+        tiny, tmp_path, monkeypatch):
+    """Audit M4: a seed killed after its budget's checkpoint but before ``score.json`` trained
+    one update more on the rerun and scored that. Killed during training, between training
+    and scoring, then during scoring, the seed ends with the budget's checkpoint alone and the
+    uninterrupted run's scores. (The tiny recipe checkpoints only at its budget's end, so the
+    kill in training leaves nothing to resume and the rerun trains it afresh.)"""
+    import training.rollout
+    import training.sweep
+
+    class Killed(Exception):
+        pass
+
+    def kill(*args, **kwargs):
+        raise Killed
+
+    benchmark, calls = training.sweep.benchmark, []
+
+    def killed_at_second_team(*args, **kwargs):
+        calls.append(args)
+        if len(calls) == 2:
+            raise Killed
+        return benchmark(*args, **kwargs)
+
+    straight, out = run_seed(str(tiny), 1, str(tmp_path / "straight")), tmp_path / "killed"
+    for target, name, stub in [(training.rollout.Collector, "collect", kill),
+                               (training.sweep, "score_run", kill),
+                               (training.sweep, "benchmark", killed_at_second_team)]:
+        with monkeypatch.context() as patched, pytest.raises(Killed):
+            patched.setattr(target, name, stub)
+            run_seed(str(tiny), 1, str(out))
+    resumed = run_seed(str(tiny), 1, str(out))
+
+    def steps(run):
+        return sorted(p.name for p in (run / "seed-1" / "checkpoints").iterdir())
+
+    def scores(score):
+        return {team: {k: r[k] for k in ("mean", "worst", "reference_mean", "gain",
+                                         "gain_interval")} for team, r in score["teams"].items()}
+    assert steps(out) == steps(tmp_path / "straight") == ["step_000000001024"]
+    assert scores(resumed) == scores(straight)
+
+
+def test_sweep_results_get_the_mode_of_any_new_file(tmp_path):
+    """Audit L4: ``mkstemp`` makes 0600; a shared results directory's readers need the umask's."""
+    mask = os.umask(0o022)
+    try:
+        _atomic_json(tmp_path / "score.json", {"seed": 1})
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE((tmp_path / "score.json").stat().st_mode) == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["score.json"]
+
+
 def test_iqm_and_the_aggregate():
     assert iqm(np.array([0.0, 1.0, 2.0, 3.0, 100.0])) == pytest.approx(2.0)
     assert iqm(np.array([1.0, 3.0])) == 2.0
@@ -128,3 +188,22 @@ def test_a_sweep_on_a_local_ray_instance_scores_each_seed_as_local_workers_do(ti
         return [{t: (r["mean"], r["gain"]) for t, r in s["teams"].items()}
                 for s in result["seeds"]]
     assert scores(on_ray) == scores(local)
+
+
+@pytest.mark.parametrize("trainer", ['scripted_opponents = ["py:os:abort"]',
+                                     'imitate = "py:mybots:Teacher"',
+                                     'fixed_teams = { crew = "py:mybots:Crew" }'])
+def test_a_recipe_names_code_only_when_the_command_line_allows_it(tmp_path, capsys, trainer):
+    """Audit L2: ``py:MODULE:ATTR`` imports and runs a module; a shared recipe file may not do
+    that on its own. Refused on one line naming the recipe, the key and the flag."""
+    path = tmp_path / "code.toml"
+    path.write_text('game = "menace"\nplayers = 5\nsteps = 100\n[trainer]\n' + trainer + "\n")
+    key = trainer.split(" ")[0]
+    with pytest.raises(ValueError, match=f"code.toml: \\[trainer\\] {key}: 'py:.*' is code "
+                                         f"to import and run.*--allow-code"):
+        load(str(path))
+    assert main(["sweep", str(path), "--seed-list", "1", "--out", str(tmp_path / "s")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--allow-code" in err and not (tmp_path / "s").exists()
+    if key == "scripted_opponents":  # allowed: loaded as written (and nothing run yet)
+        assert load(str(path), allow_code=True).trainer[key] == ("py:os:abort",)
