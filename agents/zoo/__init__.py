@@ -8,9 +8,15 @@ file's SHA-256, the game, table size and team, the recipe (``NAME@sha256:`` of i
 training seed and steps, what it trained against, and its scores from the sweep. A file whose
 digest differs from the index is refused: a zoo policy is a fixed yardstick, never a moving one.
 
+Each policy has a model card, ``NAME.md`` beside its weights: what it is for, how it was
+trained, its held-out scores, exploitability and limits, every figure quoted from the results
+page it comes from. ``python -m agents.zoo show NAME`` prints it after what the index and the
+checkpoint record.
+
 ``python -m agents.zoo add CHECKPOINT --name NAME --score SCORE_JSON`` puts a trained
-checkpoint into the zoo (the sweep's ``seed-K/score.json`` gives the scores);
-``python -m agents.zoo`` lists what is there.
+checkpoint into the zoo (the sweep's ``seed-K/score.json`` gives the scores; write its card
+by hand); ``python -m agents.zoo`` lists what is there, each policy's held-out score against
+the heuristic's in its game's direction, with its interval.
 """
 
 from __future__ import annotations
@@ -176,6 +182,67 @@ def add(checkpoint: str | Path, name: str, score: str | Path | None = None,
     return record
 
 
+def against_heuristic(score: dict) -> str:
+    """The held-out mean against the heuristic's on the same deals, said in the game's own
+    direction: MANIACAL scores a mean place, where a positive difference is a *worse* place,
+    so the sign of ``gain`` alone misleads. The paired 95% interval goes with it."""
+    places = score["lower_is_better"]
+    what = "mean place" if places else "win rate"
+    sign = -1 if places else 1  # better by sign * gain
+    better = sign * score["gain"]
+    low, high = sorted(sign * end for end in score["gain_interval"])
+    unit = " places" if places else ""
+    if low > 0:
+        verdict = f"{better:.3f}{unit} better than the heuristic [{low:.3f}, {high:.3f}]"
+    elif high < 0:
+        verdict = f"{-better:.3f}{unit} worse than the heuristic [{-high:.3f}, {-low:.3f}]"
+    else:
+        verdict = (f"no clear difference from the heuristic ({better:+.3f}{unit} better "
+                   f"[{low:+.3f}, {high:+.3f}])")
+    return (f"held-out {what} {score['mean']:.3f} against the heuristic's "
+            f"{score['reference_mean']:.3f}{' (lower is better)' if places else ''}: "
+            f"{verdict}, paired 95%")
+
+
+def card(name: str) -> str:
+    """The model card of ``zoo:NAME``: what the index and the checkpoint record (recipe,
+    seed, training, what it met, held-out scores, the size it plays), then ``NAME.md``."""
+    from agents.checkpoint import load_checkpoint
+
+    record = entry(name)
+    file = path(name)
+    written = HERE / f"{name}.md"
+    if not written.is_file():
+        raise ValueError(f"zoo:{name}: no model card {written.name} in {HERE}; "
+                         f"reinstall hiddendeck")
+    metadata = load_checkpoint(file)["metadata"]
+    args = metadata.get("args") or {}
+    imitated = [args["imitate"]] if args.get("imitate") else []
+    imitated += list(args.get("imitate_also") or [])
+    score = record.get("score")
+    model = metadata.get("model", {})
+    lines = [
+        f"zoo:{name}: {record['game']} version {record['version']}, {record['team']} "
+        f"(one policy for every seat)" if record["team"] == "shared" else
+        f"zoo:{name}: {record['game']} version {record['version']}, team {record['team']}",
+        f"  plays: {record['players']} players only (other table sizes are refused)",
+        f"  recipe: {record['recipe'] or '-'}",
+        f"  seed: {record['seed']}; {record['steps']:,} agent decisions of training",
+        f"  network: {model.get('kind', '?')} {model.get('hidden', '')}",
+        f"  trained against: {record['trained_against']}",
+        f"  imitated: {', '.join(imitated) or 'nothing'}"
+        + (f" ({args['imitation_steps']:,} decisions)" if imitated else ""),
+        f"  scripted opponents in training: "
+        f"{', '.join(args.get('scripted_opponents') or []) or 'none'}",
+        f"  met in training (left out of its held-out scores): {', '.join(met(name)) or 'nothing'}",
+        f"  file: {record['file']} {record['sha256']}",
+    ]
+    if score:
+        lines.append(f"  population {score['population']}, {against_heuristic(score)}; "
+                     f"worst member {score['worst']:.3f}")
+    return "\n".join(lines) + "\n\n" + written.read_text()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m agents.zoo",
                                      description=__doc__.split("\n\n")[0])
@@ -185,6 +252,8 @@ def main(argv: list[str] | None = None) -> None:
     put.add_argument("--name", required=True)
     put.add_argument("--score", help="the sweep's seed-K/score.json")
     put.add_argument("--trained-against", default="", help="what it trained against, in words")
+    show = sub.add_parser("show", help="print a zoo policy's model card")
+    show.add_argument("name", help="a zoo policy, NAME or zoo:NAME")
     args = parser.parse_args(argv)
     if args.command == "add":
         try:
@@ -193,14 +262,19 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"python -m agents.zoo: {e}") from None
         print(f"zoo:{args.name}: {record['file']} {record['sha256']}")
         return
+    if args.command == "show":
+        name = args.name[len(PREFIX):] if is_zoo(args.name) else args.name
+        try:
+            print(card(name), end="")
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"python -m agents.zoo: {e}") from None
+        return
     for name in names():
         record = entry(name)
-        score = record.get("score", {})
-        gain = score.get("gain")
-        shown = "" if gain is None else (
-            f", gain over the heuristic {gain:+.3f}"
-            + (" (mean place: lower is better)" if score.get("lower_is_better") else ""))
+        score = record.get("score")
         print(f"zoo:{name}: {record['game']} {record['players']}p {record['team']}, "
-              f"recipe {record['recipe'] or '-'} seed {record['seed']}, {record['steps']:,} steps"
-              f"{shown}")
-
+              f"recipe {(record['recipe'] or '-').split('@')[0]} seed {record['seed']}, "
+              f"{record['steps']:,} steps")
+        if score:
+            print(f"  {against_heuristic(score)}")
+    print("python -m agents.zoo show NAME: a policy's model card")

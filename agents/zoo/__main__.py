@@ -1,4 +1,5 @@
-"""``python -m agents.zoo``: list the zoo, or ``add`` a trained checkpoint to it."""
+"""``python -m agents.zoo``: list the zoo, ``show`` a policy's model card, or ``add`` a trained
+checkpoint to it."""
 
 from . import main
 

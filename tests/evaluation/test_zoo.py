@@ -1,6 +1,7 @@
 """The zoo: shipped policies by ``zoo:NAME``, fixed by their SHA-256, at their table size."""
 
 import json
+import re
 import shutil
 
 import numpy as np
@@ -139,3 +140,39 @@ def test_a_damaged_index_is_refused_on_one_line_naming_it(tmp_path, monkeypatch,
     index.write_text(damage(index.read_text()))
     with pytest.raises(ValueError, match=message):
         zoo.names()
+
+
+def test_show_prints_every_zoo_policys_model_card(capsys):
+    """Each card says what the index and checkpoint know and then its written part, whose
+    held-out figures are quoted from the results page it names."""
+    for name in zoo.names():
+        zoo.main(["show", f"zoo:{name}"])
+        shown = capsys.readouterr().out
+        record = zoo.entry(name)
+        assert shown.startswith(f"zoo:{name}: {record['game']}")
+        assert f"plays: {record['players']} players only" in shown
+        assert f"met in training (left out of its held-out scores): {', '.join(zoo.met(name))}" \
+            in shown
+        assert f"# Model card: zoo:{name}" in shown and "docs/results/" in shown
+        assert f"{record['score']['mean']:.3f}" in shown.split("# Model card")[1]
+
+
+def test_the_listing_says_maniacal_places_worse_than_the_heuristic(capsys):
+    """MANIACAL scores a mean place (lower is better): its policy's positive difference from
+    the heuristic is a worse place, said as such, with its interval; never a bare gain."""
+    zoo.main([])
+    listed = capsys.readouterr().out
+    assert ("held-out mean place 2.186 against the heuristic's 2.157 (lower is better): "
+            "0.030 places worse than the heuristic [0.022, 0.037], paired 95%") in listed
+    assert ("held-out win rate 0.640 against the heuristic's 0.452: 0.188 better than the "
+            "heuristic [0.177, 0.200], paired 95%") in listed
+    assert not re.search(r"\bgain\b", listed)
+
+
+def test_show_refuses_an_unknown_name_on_one_line_listing_the_zoo():
+    with pytest.raises(SystemExit) as refused:
+        zoo.main(["show", "nothing"])
+    message = str(refused.value)
+    assert "\n" not in message
+    assert message.startswith("python -m agents.zoo: no zoo policy 'nothing'; the zoo has")
+    assert all(name in message for name in zoo.names())
