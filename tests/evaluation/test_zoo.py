@@ -176,3 +176,11 @@ def test_show_refuses_an_unknown_name_on_one_line_listing_the_zoo():
     assert "\n" not in message
     assert message.startswith("python -m agents.zoo: no zoo policy 'nothing'; the zoo has")
     assert all(name in message for name in zoo.names())
+
+
+def test_a_difference_whose_interval_spans_zero_is_no_clear_difference():
+    score = {"lower_is_better": True, "mean": 1.544, "reference_mean": 1.542, "gain": 0.002,
+             "gain_interval": [-0.002, 0.007]}
+    assert zoo.against_heuristic(score) == (
+        "held-out mean place 1.544 against the heuristic's 1.542 (lower is better): no clear "
+        "difference from the heuristic (-0.002 places better [-0.007, +0.002]), paired 95%")
