@@ -72,7 +72,7 @@ def run_batches(
     kept = []
     with bar(sum(b.stop - b.start for b in batches), desc) as progress, \
             closing(_results(batches, workers, ray_address)) as results:
-        for batch, log in zip(batches, results):
+        for log, batch in zip(results, batches):  # results first: they run to their end
             if on_done is not None:
                 on_done(batch, log)
             if keep is not None:

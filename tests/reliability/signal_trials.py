@@ -39,9 +39,17 @@ def start(workers: int, stamp: Path, mode: str) -> subprocess.Popen:
                "--impostor", "random", "--players", "4", "--games", str(1024 * workers),
                "--workers", str(workers)]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "HALFWAY_STAMP": str(stamp),
-           "HALFWAY": "interrupt" if mode == "ctrl-c" else "stall", "HIDDENDECK_PROGRESS": "0"}
+           "HALFWAY": "interrupt" if mode == "ctrl-c" else "stall", "HIDDENDECK_PROGRESS": "0",
+           "PYTHONFAULTHANDLER": "1"}
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_answers_ctrl_c)
+
+
+def _answers_ctrl_c() -> None:
+    """Ctrl-C as a terminal's foreground job has it: a job started in the background by a
+    shell (``command &``) inherits SIGINT ignored, and Python then never raises it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def alive_in_session(session: int) -> list[int]:
@@ -58,6 +66,14 @@ def alive_in_session(session: int) -> list[int]:
         if int(fields[3]) == session and fields[0] != "Z":
             found.append(int(entry.name))
     return found
+
+
+def _where(pid: int) -> str:
+    try:
+        return (f"{Path(f'/proc/{pid}/cmdline').read_text().replace(chr(0), ' ')[-80:]} "
+                f"waits in {Path(f'/proc/{pid}/wchan').read_text()}")
+    except OSError:
+        return "gone"
 
 
 def trial(mode: str, workers: int, timeout: float = 600) -> dict:
@@ -80,10 +96,14 @@ def trial(mode: str, workers: int, timeout: float = 600) -> dict:
         try:
             err = proc.communicate(timeout=60)[1]
             took = time.time() - sent
-        except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired:  # where each process of it waits, then kill it
+            left = alive_in_session(proc.pid)
+            states = {pid: _where(pid) for pid in left}
+            os.kill(proc.pid, signal.SIGABRT)  # faulthandler prints the command's stacks
+            time.sleep(2)
             os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            return {"mode": mode, "ok": False, "why": "hang (60 s)"}
+            return {"mode": mode, "ok": False, "why": "hang (60 s)", "processes": states,
+                    "stderr": proc.communicate()[1][-3000:]}
         left = alive_in_session(proc.pid)
         while left and time.time() - sent < GRACE:
             time.sleep(0.1)
