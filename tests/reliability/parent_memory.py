@@ -6,7 +6,9 @@ game's actions, about 100 MB a million Among Us games).
     python -m tests.reliability.parent_memory tournament --games 1000000
 
 Random against random on Among Us (the fastest games there are), 2 workers; the tournament
-plays two labels of it (four pairings, a quarter of the games each). Prints the parent's
+plays two labels of it (four pairings, a quarter of the games each). Growth is measured while
+games are played; what the command does after the last game (a tournament rates every game
+stored, reading them back from its database) is reported apart. Prints the parent's
 RSS once the first batch is in, at the end and at its highest, and the growth in percent.
 """
 
@@ -42,7 +44,8 @@ def measure(command: str, games: int, workers: int) -> dict:
                            str(Path(tmp) / "results.sqlite"), "--games", str(games // 4)],
         }[command]
         proc = subprocess.Popen(
-            [sys.executable, "-m", "evaluation.cli", *argv, "--workers", str(workers)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [sys.executable, "-m", "evaluation.cli", *argv, "--workers", str(workers)],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             env={**os.environ, "PYTHONPATH": str(ROOT), "HIDDENDECK_PROGRESS": "1"})
         done = [0]
 
@@ -68,10 +71,12 @@ def measure(command: str, games: int, workers: int) -> dict:
         reader.join(5)
     if proc.returncode != 0 or not samples:
         raise SystemExit(f"{command} failed (status {proc.returncode}) or ended before a sample")
-    first, last = samples[0], samples[-1]
+    playing = [s for s in samples if s[0] < games] or samples[:1]
+    first, last = playing[0], playing[-1]
     return {"command": command, "games": games, "workers": workers,
             "seconds": round(time.monotonic() - started), "start": first, "end": last,
-            "peak_mb": max(r for _, r in samples),
+            "peak_mb": max(r for _, r in playing),
+            "after_mb": max((r for n, r in samples if n >= games), default=float("nan")),
             "growth_percent": round(100 * (last[1] - first[1]) / first[1], 1)}
 
 
@@ -87,7 +92,9 @@ def main(argv=None) -> int:
     print(f"{r['command']} amongus random vs random, {r['games']:,} games, {r['workers']} "
           f"workers, {r['seconds']} s: parent RSS {r['start'][1]:.0f} MB after "
           f"{r['start'][0]:,} games, {r['end'][1]:.0f} MB after {r['end'][0]:,}, peak "
-          f"{r['peak_mb']:.0f} MB; growth {r['growth_percent']:+.1f}%", flush=True)
+          f"{r['peak_mb']:.0f} MB while playing; growth {r['growth_percent']:+.1f}%; after "
+          f"the last game (the table, a tournament's ratings of every stored game): peak "
+          f"{r['after_mb']:.0f} MB", flush=True)
     return 0
 
 
