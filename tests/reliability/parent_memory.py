@@ -32,7 +32,8 @@ def rss_mb(pid: int) -> float | None:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return None
-    return int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) / 1024
+    found = re.search(r"VmRSS:\s+(\d+)", status)  # none once it has exited
+    return int(found.group(1)) / 1024 if found else None
 
 
 def measure(command: str, games: int, workers: int) -> dict:
