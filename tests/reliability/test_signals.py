@@ -1,5 +1,5 @@
-"""A command ends with one line whatever stops it, and nothing of it outlives it: SIGTERM and
-SIGKILL while a worker is halfway through sending (issue 42, M2), Ctrl-C while the command is
+"""A command ends with one line whatever stops it, and nothing of it outlives it: SIGKILL while
+a worker is halfway through sending and SIGTERM (issue 42, M2), Ctrl-C while the command is
 still importing (L1), and an outside policy's own error (L3, L7). Ctrl-C during play:
 ``tests/test_progress.py``; many trials of each: ``tests/reliability/signal_trials.py``."""
 
