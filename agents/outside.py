@@ -8,6 +8,10 @@ work). ``act`` gets a batch of rows, observations ``[N, D]`` float32 and legal-a
 (``agents.policy.Policy``); it may set ``teams`` to the teams it plays, and define
 ``game_over(slots)`` or ``remembers`` as the Policy interface describes.
 
+An error raised by the policy's own code (its factory, ``act`` or ``game_over``) is reported as
+one line naming the policy, the error and the line of the module that raised it
+(``PolicyError``); ``hiddendeck --debug`` shows the traceback.
+
 The module is imported from ``sys.path`` (the current directory first, as ``python -m`` puts
 it), and an entrant records the SHA-256 of the module's source file, so that results stored
 under a label are never mixed with those of an edited policy.
@@ -18,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import os
+import traceback
 
 import numpy as np
 
@@ -63,30 +69,57 @@ def source_digest(source: str) -> str:
         return "sha256:" + hashlib.sha256(f.read()).hexdigest()
 
 
-class OutsidePolicy(Policy):
-    """An outside object behind the Policy interface: its answer is checked by ``choose``."""
+class PolicyError(ValueError):
+    """An outside policy's own code raised an error: said in one line, like bad input, since it
+    is the policy's fault, not hiddendeck's (its traceback is this error's ``__cause__``)."""
 
-    def __init__(self, inner, source: str):
+
+def raised(source: str, error: Exception, home: str | None) -> PolicyError:
+    """``policy SOURCE raised TYPE: TEXT (FILE:LINE)``: the innermost line of the policy's own
+    module (``home``) in the traceback, else the innermost line of all."""
+    frames = traceback.extract_tb(error.__traceback__)
+    own = [f for f in frames if home and f.filename == home] or frames[-1:]
+    where = f" ({os.path.basename(own[-1].filename)}:{own[-1].lineno})" if own else ""
+    text = str(error).strip().splitlines()
+    said = f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
+    return PolicyError(f"policy {source} raised {said}{where}; hiddendeck --debug COMMAND "
+                       f"shows the traceback")
+
+
+class OutsidePolicy(Policy):
+    """An outside object behind the Policy interface: its answer is checked by ``choose``, and
+    an error it raises is a ``PolicyError``."""
+
+    def __init__(self, inner, source: str, home: str | None = None):
         self.inner = inner
         self.name = source
+        self.source = source
+        self.home = home  # the module's file, where its errors are placed
         self.remembers = bool(getattr(inner, "remembers", False))
         teams = getattr(inner, "teams", None)
         if teams is not None:
             self.teams = tuple(teams)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, who=None) -> np.ndarray:
-        if self.remembers:
-            return np.asarray(self.inner.act(observation, action_mask, who))
-        return np.asarray(self.inner.act(observation, action_mask))
+        try:
+            if self.remembers:
+                return np.asarray(self.inner.act(observation, action_mask, who))
+            return np.asarray(self.inner.act(observation, action_mask))
+        except Exception as error:  # noqa: BLE001 - whatever the policy's code raises
+            raise raised(self.source, error, self.home) from error
 
     def game_over(self, slots: np.ndarray) -> None:
         if hasattr(self.inner, "game_over"):
-            self.inner.game_over(slots)
+            try:
+                self.inner.game_over(slots)
+            except Exception as error:  # noqa: BLE001 - whatever the policy's code raises
+                raise raised(self.source, error, self.home) from error
 
 
 def outside_policy(source: str, spec: GameSpec, params: dict, seed: int = 0) -> Policy:
     """The policy ``py:module:attr`` names, built for this game."""
-    _, target = _target(source)
+    module, target = _target(source)
+    home = getattr(module, "__file__", None)
     if not hasattr(target, "act") or inspect.isclass(target):
         if not callable(target):
             raise ValueError(f"{source}: neither a policy (no act method) nor a factory")
@@ -95,10 +128,13 @@ def outside_policy(source: str, spec: GameSpec, params: dict, seed: int = 0) -> 
         except (TypeError, ValueError):
             accepted = {}
         given = {"spec": spec, "params": params, "seed": seed}
-        target = target(**{k: v for k, v in given.items() if k in accepted})
+        try:
+            target = target(**{k: v for k, v in given.items() if k in accepted})
+        except Exception as error:  # noqa: BLE001 - whatever the factory raises
+            raise raised(source, error, home) from error
         if not hasattr(target, "act"):
             raise ValueError(f"{source}: the factory returned {type(target).__name__}, which "
                              f"has no act(observation, action_mask) method")
     if isinstance(target, Policy):
         return target
-    return OutsidePolicy(target, source)
+    return OutsidePolicy(target, source, home)

@@ -1,17 +1,20 @@
 """The hiddendeck command: train, match, evaluate and benchmark agents on hidden-role card games,
 or play a seat yourself (demo, train, bench, play, eval, tournament, replay, report, beliefs,
 exploit). Every subcommand that takes a game lists the games and their parameters in its --help.
-Errors are one line, "hiddendeck: ...", with exit status 2."""
+Errors are one line, "hiddendeck: ...", with exit status 2 (hiddendeck --debug COMMAND adds
+the traceback); Ctrl-C, SIGTERM and SIGHUP end a command with one line and status 130, 143 and
+129, its worker processes with it."""
 
 from __future__ import annotations
 
+# nothing heavy is imported before main's try: a Ctrl-C while numba and torch load (seconds on
+# a busy machine) is an interruption like any other, one line and no traceback
 import argparse
 import math
+import signal
 import sys
-
-import envs
-
-from .commands import seed
+import threading
+import traceback
 
 
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
@@ -66,6 +69,8 @@ def positive_int(text: str) -> int:
 
 def games_help() -> str:
     """Every registered game with its table sizes and parameters (default, range, meaning)."""
+    import envs
+
     lines = ["games and their parameters (--param NAME=VALUE):"]
     for name, spec in envs.registry.items():
         lines.append(f"  {name} (v{spec.version}, {spec.min_players}-{spec.max_players} players)"
@@ -91,6 +96,8 @@ def _params(pairs: list[str]) -> dict:
 
 def cmd_bench(args) -> int:
     import json
+
+    import envs
 
     from .bench import format_bench, run_bench
 
@@ -143,6 +150,8 @@ def _version() -> str:
 def _describe_games(sub) -> None:
     """Every subcommand with a ``game`` argument (whoever registered it) lists the games and
     their parameters, and refuses an unknown game before doing anything."""
+    import envs
+
     for parser in sub.choices.values():
         for action in parser._actions:
             if action.dest == "game" and not action.option_strings:
@@ -151,11 +160,72 @@ def _describe_games(sub) -> None:
                 parser.epilog = "\n\n".join(filter(None, [parser.epilog, games_help()]))
 
 
+class Stopped(BaseException):
+    """SIGTERM or SIGHUP, raised wherever the command is, so that it unwinds as from Ctrl-C:
+    workers stopped and reaped, files closed, nothing half-written (a BaseException, as
+    KeyboardInterrupt is, so that no ``except Exception`` takes it for an error)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOPPED_BY = {"SIGTERM": "terminated", "SIGHUP": "hung up"}
+
+
+def _stop(signum, frame) -> None:
+    raise Stopped(signum)
+
+
 def main(argv: list[str] | None = None) -> int:
+    debug = False
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    caught = [getattr(signal, name) for name in STOPPED_BY if hasattr(signal, name)]
+    saved = {s: signal.signal(s, _stop) for s in caught} if on_main_thread else {}
+    try:
+        args = _parser().parse_args(argv)
+        debug = args.debug
+        from .progress import set_quiet
+
+        set_quiet(args.no_progress)
+        return args.run(args)
+    except KeyboardInterrupt:
+        _say("\nhiddendeck: interrupted")
+        return 130
+    except Stopped as stop:
+        _say(f"\nhiddendeck: {STOPPED_BY[signal.Signals(stop.signum).name]}")
+        return 128 + stop.signum
+    except (ValueError, OSError) as err:  # bad input, a bad checkpoint, a full disk
+        if debug:
+            traceback.print_exception(err)
+        lines = str(err).strip().splitlines() or [type(err).__name__]
+        _say(f"hiddendeck: {lines[0]}")
+        return 2
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
+
+
+def _say(line: str) -> None:
+    """One line on stderr, which may be gone (SIGHUP: the terminal was closed)."""
+    try:
+        print(line, file=sys.stderr)
+    except OSError:
+        pass
+
+
+def _parser() -> _Parser:
+    import envs
+
+    from .commands import seed
+
     parser = _Parser(prog="hiddendeck", description=__doc__)
     parser.add_argument("--version", action="version", version=f"hiddendeck {_version()}")
     parser.add_argument("--quiet", dest="no_progress", action="store_true",
                         help="no progress bars (hiddendeck --quiet COMMAND ...)")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an error, its traceback before the one line "
+                        "(hiddendeck --debug COMMAND ...)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     bench = sub.add_parser("bench", help="engine speed: batched vs AEC agent-steps/s",
@@ -230,19 +300,7 @@ def main(argv: list[str] | None = None) -> int:
     play.set_defaults(run=cmd_play)
 
     _describe_games(sub)
-    try:
-        args = parser.parse_args(argv)
-        from .progress import set_quiet
-
-        set_quiet(args.no_progress)
-        return args.run(args)
-    except KeyboardInterrupt:
-        print("\nhiddendeck: interrupted", file=sys.stderr)
-        return 130
-    except (ValueError, OSError) as err:  # bad input, a bad checkpoint, a full disk
-        lines = str(err).strip().splitlines() or [type(err).__name__]
-        print(f"hiddendeck: {lines[0]}", file=sys.stderr)
-        return 2
+    return parser
 
 
 if __name__ == "__main__":

@@ -126,7 +126,7 @@ def cmd_eval(args) -> int:
         raise ValueError(f"{args.game} has no team(s) {foreign}; its teams are "
                          f"{', '.join('--' + t for t in spec.teams)}")
     result = cross_play(args.game, lineups, args.games, seed=args.seed, workers=args.workers,
-                        ray_address=args.ray, **_game_params(args))
+                        ray_address=args.ray, replays=bool(args.out), **_game_params(args))
     if args.out:
         written = result.write(args.out)
         print(f"wrote {', '.join(str(p) for p in written)}", file=sys.stderr)

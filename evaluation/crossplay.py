@@ -43,9 +43,32 @@ def batches_for(game, params, sides, seed, games, batch_games=BATCH_GAMES, slots
 
 
 @dataclass
+class Outcomes:
+    """What the matrix needs of a cell's games and no more: who won each deal and how long it
+    ran (13 bytes a game), for a match played without keeping its replays, so that a million
+    games do not grow this process by a hundred megabytes of actions it never writes."""
+
+    index: np.ndarray  # [G] int64 game number (the deal)
+    winner: np.ndarray  # [G] int8 team index, -1 for none
+    length: np.ndarray  # [G] int32 decisions
+
+    def __len__(self) -> int:
+        return self.index.shape[0]
+
+    @staticmethod
+    def of(log: GameLog) -> Outcomes:
+        return Outcomes(log.index, log.winner.astype(np.int8), log.length.astype(np.int32))
+
+    @staticmethod
+    def concat(parts: list[Outcomes]) -> Outcomes:
+        return Outcomes(*(np.concatenate([getattr(p, f) for p in parts])
+                          for f in ("index", "winner", "length")))
+
+
+@dataclass
 class Cell:
     sides: tuple[str, ...]  # the label playing each team, in team order
-    log: GameLog
+    log: GameLog | Outcomes  # Outcomes: played with replays=False
 
     def summary(self, teams: tuple[str, ...]) -> dict:
         games = len(self.log)
@@ -235,6 +258,9 @@ class CrossPlay:
         return [final for _, final in staged]
 
     def write_games(self, path: Path) -> None:
+        if not all(isinstance(c.log, GameLog) for c in self.cells):
+            raise ValueError("this match was played without keeping its games (replays=False): "
+                             "there are none to write")
         header = {"format": GAMES_FORMAT, "game": self.game, "version": self.version,
                   "params": self.params, "seed": self.seed, "teams": list(self.teams)}
         with gzip.open(path, "wt") as f:
@@ -274,11 +300,14 @@ def cross_play(
     ray_address: str | None = None,
     batch_games: int = BATCH_GAMES,
     slots: int = SLOTS,
+    replays: bool = True,
     **params,
 ) -> CrossPlay:
     """Every combination of one policy per team, ``games`` paired deals each.
 
-    Every name is resolved and every checkpoint checked before the first game.
+    Every name is resolved and every checkpoint checked before the first game. With
+    ``replays=False`` each cell keeps only its ``Outcomes`` (all the tables need), not every
+    game's actions: nothing to ``write``, and memory that does not grow with the games.
     """
     spec = envs.registry[game]
     if free_for_all(spec):
@@ -308,11 +337,13 @@ def cross_play(
     batches = []
     for k, sides in enumerate(pairings):
         batches += batches_for(game, params, sides, seed, games, batch_games, slots, tag=k)
-    logs = run_batches(batches, workers=workers, ray_address=ray_address)
-    by_pairing: dict[int, list[GameLog]] = {}
+    kept = GameLog if replays else Outcomes
+    logs = run_batches(batches, workers=workers, ray_address=ray_address,
+                       keep=(lambda log: log) if replays else Outcomes.of)
+    by_pairing: dict[int, list] = {}
     for batch, log in zip(batches, logs):
         by_pairing.setdefault(batch.tag, []).append(log)
-    cells = [Cell(tuple(e.label for e in sides), GameLog.concat(by_pairing[k]))
+    cells = [Cell(tuple(e.label for e in sides), kept.concat(by_pairing[k]))
              for k, sides in enumerate(pairings)]
     return CrossPlay(
         game=game, version=spec.version, params=params, seed=seed, games=games,

@@ -499,7 +499,7 @@ def _play_and_rate(db, spec, params, entrants, pairings, games, seed, workers, r
             results.store_batch(batch.tag, log, run)
 
         run_batches(batches, workers=workers, ray_address=ray_address, on_done=store,
-                    desc=f"tournament {game}")
+                    desc=f"tournament {game}", keep=None)  # stored: nothing kept here
         return rate(results)
     finally:
         results.close()

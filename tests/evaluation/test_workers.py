@@ -74,3 +74,26 @@ def test_a_worker_that_dies_ends_the_command_in_one_line_within_seconds(tmp_path
 
     con = sqlite3.connect(db)
     assert con.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+
+
+def test_a_failing_on_done_stops_every_worker_and_raises_its_error():
+    """A database write that fails (here: a full disk) ends the match at once, its workers
+    stopped and reaped, whatever they were sending."""
+    import multiprocessing
+
+    from evaluation.crossplay import batches_for
+    from evaluation.entrants import resolve
+    from evaluation.runner import run_batches
+    import envs
+
+    spec = envs.registry["amongus"]
+    params = spec.resolve(num_players=4)
+    sides = (resolve("random", spec, params), resolve("random", spec, params))
+
+    def full_disk(batch, log):
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        run_batches(batches_for("amongus", params, sides, 0, 64, batch_games=16, slots=16),
+                    workers=2, on_done=full_disk)
+    assert multiprocessing.active_children() == []
