@@ -7,12 +7,14 @@ module also runs on its own (``python -m training.cli train amongus ...``).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from pathlib import Path
 
 from evaluation.commands import game_param, seed
 from agents.neural import DEVICES
+from training.evaluate import below_random
 from training.ppo import Args, train
 
 
@@ -316,6 +318,10 @@ def run(ns: argparse.Namespace) -> int:
     paths = train(args)
     for team, path in paths.items():
         print(f"{team}: {path}")
+    curves = Path(args.out) / "curves.json"
+    if args.eval_every and curves.exists():  # this run's held-out curve
+        for line in below_random(json.loads(curves.read_text())):
+            print(line, file=sys.stderr)
     return 0
 
 

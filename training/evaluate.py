@@ -5,7 +5,9 @@ Self-play win rates say how the teams fare against each other, which tells nothi
 references it never trains against (``agents.make_policy`` names: "random", "heuristic", and
 any scripted bot a game adds) on every other side, on the same deals each time (one seed that
 training never uses), sampling its actions as it does in training. Beside each curve, the
-heuristic's own rate against the same reference on the same deals: the line to beat.
+heuristic's own rate against the same reference on the same deals: the line to beat. And the
+floor: a random player's rate against the random reference on the same deals; a run whose last
+point is not above it learned nothing usable, and ``below_random`` says so in one line a team.
 
 In a free-for-all game the one shared policy holds half the seats (rounded down) and the
 reference the rest, every deal played once in every seating so the seat advantage cancels
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -57,11 +60,18 @@ class HeldOut:
                                  f"name scripted players (random, heuristic, ...)")
         self.history: list[dict] = []
         self.baseline: dict[str, dict[str, list[float]]] = {}
+        self.baseline_random: dict[str, list[float]] = {}
+        started = time.perf_counter()
         if "heuristic" in self.references:
             heuristic = self.references["heuristic"]
             for team in self.teams:
                 self.baseline[team] = {name: self._rate(team, heuristic, name)
                                        for name in self.references}
+        # as many games as one evaluation: the trainer keeps time for its last one
+        self.seconds = time.perf_counter() - started
+        if "random" in self.references:
+            for team in self.teams:
+                self.baseline_random[team] = self._rate(team, self.references["random"], "random")
 
     def _rate(self, team: str, player, reference: str) -> list[float]:
         if self.free_for_all:
@@ -87,6 +97,7 @@ class HeldOut:
     def evaluate(self, step: int, updates: int, seconds: float,
                  models: dict[str, ActorCritic]) -> dict[str, dict[str, list[float]]]:
         """Each team's ``[rate, low, high]`` (Wilson 95%) against each reference."""
+        started = time.perf_counter()
         rates = {}
         for team in self.teams:
             model = models[team]
@@ -99,12 +110,14 @@ class HeldOut:
         self.history.append({"step": step, "updates": updates, "seconds": seconds,
                              "rates": rates})
         self._write()
+        self.seconds = time.perf_counter() - started
         return rates
 
     def _write(self) -> None:
         record = {"game": self.game, "params": self.params, "games": self.games,
                   "measure": self.measure,
                   "seed": self.seed, "baseline_heuristic": self.baseline,
+                  "baseline_random": self.baseline_random,
                   "history": self.history}
         _atomic_text(self.out / "curves.json", json.dumps(record, indent=1))
         self.plot()
@@ -149,6 +162,30 @@ class HeldOut:
         plt.close(fig)
         os.replace(tmp, path)
         return path
+
+
+def below_random(curves: dict) -> list[str]:
+    """One line for each team whose last held-out point against the random reference is not
+    better than a random player's on the same deals (``curves.json``'s record): a budget too
+    small to learn in gives such a team, and nothing else would say so. A random player that
+    already wins every game (the Menace's menace at 5 players) leaves nothing to beat."""
+    lines = []
+    if not curves["history"]:
+        return lines
+    last = curves["history"][-1]
+    lower_is_better = curves["measure"] == "mean position"
+    for team, floor in curves.get("baseline_random", {}).items():
+        mine = last["rates"][team]["random"][0]
+        if lower_is_better:
+            behind = floor[0] > 1.0 and mine >= floor[0]
+        else:
+            behind = floor[0] < 1.0 and mine <= floor[0]
+        if behind:
+            lines.append(f"warning: the trained {team} does not beat random: {curves['measure']} "
+                         f"{mine:.3f} against the random reference, a random {team} "
+                         f"{floor[0]:.3f} on the same deals (step {last['step']:,}); "
+                         f"train longer")
+    return lines
 
 
 def _atomic_text(path: Path, text: str) -> None:

@@ -27,10 +27,12 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
     masked distribution), online: ``num_steps`` batched steps of games the teachers play (each
     game one teacher on every seat, drawn with ``rng`` when the game is dealt; fixed teams by
     their own players), then ``epochs`` epochs over them, until ``decisions`` decisions (every
-    seat's) have been played, or ``time.perf_counter()`` passes ``deadline``. Returns each
-    trained group's last epoch's mean loss, ``{group: cross-entropy}``: the teams fit apart, and
-    a minority team (the Among Us impostor decides 1 in 6 times at 6 players) can lag far behind
-    the majority's fit. ``progress``: a bar of the decisions played (``evaluation.progress``)."""
+    seat's) have been played, or ``time.perf_counter()`` passes ``deadline``. The deadline is
+    checked at every batched step and every minibatch, so a slow machine overruns it by one of
+    those, not by a whole round; once it has passed, each team fits one more minibatch at most.
+    Returns each trained group's last epoch's mean loss, ``{group: cross-entropy}`` (a team with
+    no decision yet is left out): the teams fit apart, and a minority team (the Among Us impostor
+    decides 1 in 6 times at 6 players) can lag far behind the majority's fit. ``progress``: a bar of the decisions played (``evaluation.progress``)."""
     from evaluation.progress import bar
 
     B, T = env.num_envs, num_steps
@@ -43,11 +45,17 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
     losses: dict[int, float] = {}
     rounds = max(1, decisions // (B * T))
     shown = bar(rounds * B * T, "imitation warm start", unit="decision", show=progress)
+
+    def late() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
+
     for _ in range(rounds):
-        if deadline is not None and time.perf_counter() > deadline and losses:
+        if late():
             break
         seen = {g: ([], [], []) for g in learners}
-        for _ in range(T):
+        for t in range(T):
+            if t and late():
+                break
             group = team_group[env.teams()[rows, env.current_seat]]
             who[:, 1] = env.current_seat
             actions = np.empty(B, np.int64)
@@ -60,6 +68,7 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                         if g not in fixed:
                             for store, value in zip(seen[g], (obs, mask, actions[idx])):
                                 store.append(value)
+            shown.update(B)
             _, terminated, truncated = env.step(actions)
             ended = np.flatnonzero(terminated | truncated)
             if ended.size:
@@ -68,12 +77,16 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                 if len(teachers) > 1:
                     playing[ended] = rng.integers(len(teachers), size=ended.size)
         for g in learners:
+            if not seen[g][0]:  # cut short before this team's first decision
+                continue
             device = next(models[g].parameters()).device  # ``Args.device``
             obs, mask, chosen = (torch.from_numpy(np.concatenate(v)).to(device) for v in seen[g])
             minibatch = max(1, chosen.shape[0] // num_minibatches)
             for _ in range(epochs):
                 epoch = []
                 for mb in torch.randperm(chosen.shape[0]).split(minibatch):
+                    if epoch and late():
+                        break
                     logits, _ = models[g].actor_step(obs[mb])
                     loss = -MaskedCategorical(logits, mask[mb]).log_prob(chosen[mb]).mean()
                     optimizers[g].zero_grad(set_to_none=True)
@@ -81,7 +94,8 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                     nn.utils.clip_grad_norm_(models[g].parameters(), max_grad_norm)
                     optimizers[g].step()
                     epoch.append(loss.item())
+                if late():
+                    break
             losses[g] = float(np.mean(epoch))
-        shown.update(B * T)
     shown.close()
     return losses

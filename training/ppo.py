@@ -631,6 +631,17 @@ def budget_fraction(args: Args, step: int, run_start: float) -> float:
     return min(1.0, max(by_steps, by_time))
 
 
+def no_time_for_another(args: Args, run_start: float, update_seconds: float,
+                        held_out: HeldOut | None) -> bool:
+    """With a ``seconds`` budget, whether another update (as long as the last) and then the last
+    held-out evaluation (as long as the latest) would end past it: the run then ends now, so
+    it ends near its budget rather than an update and an evaluation after it."""
+    if args.seconds is None:
+        return False
+    needed = update_seconds + (held_out.seconds if held_out is not None else 0.0)
+    return time.perf_counter() - run_start + needed > args.seconds
+
+
 @dataclass
 class Schedule:
     """One update's coefficients, from the share of the budget spent."""
@@ -711,10 +722,12 @@ def train(args: Args) -> dict[str, Path]:
         # resumed at its budget's end (killed after its last checkpoint): nothing left to train
         where = latest_checkpoint(Path(args.resume))
         return {group: where / f"{group}.pt" for group in run.groups}
+    # the held-out baseline's games first (they cannot stop midway): the warm start's share of
+    # a seconds budget then ends after them, and the rest is left for PPO
+    team_models, held_out = held_out_scoring(run, args, out)
     warmup_left = 0  # a resumed run keeps only the teacher's labels
     if run.teacher is not None and not args.resume:
         warmup_left = warm_start(run, args, run_start)
-    team_models, held_out = held_out_scoring(run, args, out)
     helper = ThreadPoolExecutor(1, thread_name_prefix="trainer-helper")
     clock = Clock()
     collector = Collector(run.env, run.models, run.team_group, len(run.groups) == 1, run.pool,
@@ -726,6 +739,7 @@ def train(args: Args) -> dict[str, Path]:
     log = TrainingLog(args, out, run.env.spec.teams, clock, run.counters, run_start, held_out)
     counters, last_eval, paths = run.counters, {}, {}
     while True:
+        update_start = time.perf_counter()
         schedule = Schedule.at(args, budget_fraction(args, counters["global_step"], run_start),
                                collector.teacher is not None, run.groups)
         schedule.apply(run.optimizers, args)
@@ -758,7 +772,8 @@ def train(args: Args) -> dict[str, Path]:
                 if schedule.learns(run.groups[g]):  # not the same weights again
                     run.pool.add(run.groups[g], run.models[g])
 
-        budget_done = budget_fraction(args, step, run_start) >= 1.0
+        budget_done = budget_fraction(args, step, run_start) >= 1.0 or no_time_for_another(
+            args, run_start, time.perf_counter() - update_start, held_out)
         log.after_update(step, updates, budget_done)
         evaluated = held_out is not None and (updates % args.eval_every == 0 or budget_done)
         if evaluated:

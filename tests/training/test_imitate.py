@@ -1,5 +1,7 @@
 """The imitation warm start: a trained team's actor learns to choose as the scripted player."""
 
+import time
+
 import numpy as np
 import pytest
 import torch
@@ -115,3 +117,32 @@ def test_a_warm_start_of_two_teachers_trains_and_anchors_one_clone_a_team(tmp_pa
     with pytest.raises(ValueError, match="nobody"):
         train(Args(out=str(tmp_path / "bad"), **dict(TINY, imitate="heuristic",
                                                      imitate_also=("nobody",))))
+
+
+class Late(Policy):
+    """A teacher so slow that the warm start's deadline has passed when its first step ends."""
+
+    def __init__(self, inner: Policy, deadline: float):
+        self.inner, self.deadline = inner, deadline
+
+    def act(self, observation, action_mask):
+        time.sleep(max(0.0, self.deadline - time.perf_counter()) + 0.01)
+        return self.inner.act(observation, action_mask)
+
+
+def test_the_warm_start_stops_within_one_step_and_one_minibatch_of_its_deadline():
+    env = envs.make_vec("amongus", 64, seed=3, num_players=4)
+    args = Args(num_players=4, num_envs=64, num_steps=16, imitation_steps=64 * 16 * 1000)
+    models = [ActorCritic(model_config(env, args)) for _ in env.spec.teams]
+    optimizers = [torch.optim.Adam(m.parameters(), lr=1e-3) for m in models]
+    steps, fits = [], []
+    stepped = env.step
+    env.step = lambda actions: steps.append(1) or stepped(actions)
+    for opt in optimizers:
+        opt.register_step_post_hook(lambda *_: fits.append(1))
+    deadline = time.perf_counter() + 0.2
+    teacher = Late(AmongUsHeuristic(env.spec, env.params), deadline)
+    imitate(env, [teacher], {}, np.arange(2), models, optimizers, args.num_steps,
+            args.imitation_steps, args.num_minibatches, args.max_grad_norm, epochs=4,
+            deadline=deadline)
+    assert len(steps) <= 1 and len(fits) <= 2  # not the 16 steps and 4 epochs of a round
