@@ -25,6 +25,9 @@ heuristic with one decision changed:
 - ``budget`` (Menace, V2): ``careful_menace`` that sabotages (a Bad card, an ability costing
   Oxygen or Energy) only while the table's evidence against it is under ``BUDGET``.
 - ``pass_crew`` (Crew, H1): never calls a vote and always abstains.
+- ``freeharm`` (Menace, V1 on top of K1): ``killer`` that takes a character with Veto or Prune
+  when offered and uses it on every turn it would not sabotage; their cost, a discard, is
+  evidence the Crew never counts.
 """
 
 from __future__ import annotations
@@ -35,7 +38,15 @@ from envs.core.jit import kernel, njit
 from envs.menace import actions as A
 from envs.menace import cards as c
 from envs.menace import rules as R
-from envs.menace.observe import CHARACTER, DECISION, OWN_AGENDA, PAST_BALLOTS, PAST_ROUND, WOUNDS
+from envs.menace.observe import (
+    CHARACTER,
+    CHARACTER_OFFER,
+    DECISION,
+    OWN_AGENDA,
+    PAST_BALLOTS,
+    PAST_ROUND,
+    WOUNDS,
+)
 from envs.menace.spec import MIN_PLAYERS, N_DECISIONS, N_WOUND_KINDS
 from envs.menace.tables import ABILITY_ENERGY, ABILITY_OXYGEN, CARD_CATEGORY, CHARACTER_ABILITIES
 
@@ -46,6 +57,7 @@ from .menace_heuristic import (
     decide,
     decide_with,
     on_menace_side,
+    own_abilities_slot,
     public_evidence,
     suspicion,
 )
@@ -127,7 +139,10 @@ class MenaceTell(ScriptedPolicy):
     strategy_for = ("crew",)
 
 
-KILLER, CAREFUL_MENACE, BUDGET_MENACE, PASS_CREW = 0, 1, 2, 3  # population v3's styles
+KILLER, CAREFUL_MENACE, BUDGET_MENACE, PASS_CREW, FREE_HARM = 0, 1, 2, 3, 4  # v3's styles
+FREE_HARM_ORDER = np.array([c.VETO, c.PRUNE], np.int64)  # harm paid for with a discard
+FREE_HARM_ABILITIES = np.zeros(c.N_ABILITIES, np.bool_)
+FREE_HARM_ABILITIES[FREE_HARM_ORDER] = True
 BUDGET = 0.40  # the public evidence against itself under which the budget Menace sabotages
 WOUND_WEIGHT = 3.0  # a Wound outweighs any suspicion short of a seat shown to be the Menace
 
@@ -165,12 +180,43 @@ def without_sabotage(obs, off, mask):
 
 
 @kernel
+def free_harm_character(obs, off):
+    """The offered character with Veto, else one with Prune; -1 if none is offered."""
+    for i in range(FREE_HARM_ORDER.shape[0]):
+        for ch in range(c.N_CHARACTERS):
+            if obs[off[CHARACTER_OFFER] + ch] > 0.5:
+                for slot in range(2):
+                    if CHARACTER_ABILITIES[ch, slot] == FREE_HARM_ORDER[i]:
+                        return A.PICK + ch
+    return -1
+
+
+@kernel
+def sabotages(choice):
+    """Whether a turn's action harms the ship openly: a Bad card or an ability (the heuristic
+    Menace uses only abilities that cost Oxygen)."""
+    if A.PLAY <= choice < A.PLAY + CARD_CATEGORY.shape[0]:
+        return CARD_CATEGORY[choice - A.PLAY] == c.BAD
+    return A.USE <= choice < A.USE + 2
+
+
+@kernel
 def v3_decide(obs, mask, off, n, style):
     """The heuristic with the style's one decision changed (on the side the style plays)."""
     agenda = np.argmax(obs[off[OWN_AGENDA] : off[OWN_AGENDA] + c.N_AGENDAS])
     menace = on_menace_side(obs, off, agenda)
     decision = np.argmax(obs[off[DECISION] : off[DECISION] + N_DECISIONS])
-    if menace and style == KILLER and decision == R.BRAWL_TARGET:
+    if menace and style == FREE_HARM and decision == R.PICK_CHARACTER:
+        choice = free_harm_character(obs, off)
+        if choice >= 0 and mask[choice]:
+            return choice
+    if menace and style == FREE_HARM and (
+        decision == R.TURN or decision == R.DELEGATED or decision == R.RUSH_PLAY
+    ):
+        choice = decide(obs, mask, off, n)
+        harm = own_abilities_slot(obs, off, mask, FREE_HARM_ABILITIES)
+        return harm if harm >= 0 and not sabotages(choice) else choice
+    if menace and (style == KILLER or style == FREE_HARM) and decision == R.BRAWL_TARGET:
         choice = most_wounded(obs, mask, off, n)
         if choice >= 0:
             return choice
@@ -204,6 +250,12 @@ def _careful_menace_batch(obs, mask, off, n, out):
 def _budget_batch(obs, mask, off, n, out):
     for b in range(obs.shape[0]):
         out[b] = v3_decide(obs[b], mask[b], off, n, BUDGET_MENACE)
+
+
+@njit
+def _free_harm_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = v3_decide(obs[b], mask[b], off, n, FREE_HARM)
 
 
 @njit
@@ -251,3 +303,14 @@ class MenacePassCrew(ScriptedPolicy):
     game = "menace"
     decide_batch = _pass_crew_batch
     strategy_for = ("crew",)
+
+
+class MenaceFreeHarm(MenaceKiller):
+    """Audit turn 4, V1 layered on K1, a Menace style: ``killer`` that picks Malumil Einum
+    (Veto) or else Juno Saar (Prune) when offered and uses that ability on every turn it would
+    not sabotage (the heuristic's Veto choice then cancels a Good card). Their cost is a
+    discard, which the heuristic Crew's evidence (Oxygen and Energy spent) never counts. It
+    held the heuristic Crew to 12.7% at 5 players, and below 35% at 5-8."""
+
+    name = "freeharm"
+    decide_batch = _free_harm_batch

@@ -271,3 +271,31 @@ def test_hard_first_attempts_the_hardest_legal_hard_or_legendary_contract():
     assert hard_first.act(obs, mask).tolist() == [XA.CONTRACT + 2]
     mask[0, [XA.CONTRACT + 1, XA.CONTRACT + 2]] = False
     assert hard_first.act(obs, mask).tolist() == heuristic.act(obs, mask).tolist()
+
+
+def test_freeharm_takes_veto_when_offered_and_uses_it_on_a_quiet_turn():
+    """Audit turn 4, V1 (on the killer): offered Malumil Einum (Veto) and another character it
+    takes Malumil; on a turn where the heuristic Menace would draw, it arms Veto instead."""
+    from agents.menace_heuristic import MenaceHeuristic
+    from agents.menace_styles import MenaceFreeHarm
+    from envs.menace import actions as MA
+    from envs.menace import cards as MC
+    from envs.menace import rules as MR
+    from envs.menace.observe import CHARACTER, CHARACTER_OFFER
+    from envs.menace.tables import CHARACTER_ABILITIES
+
+    n = 5
+    malumil, slot = map(int, np.argwhere(CHARACTER_ABILITIES == MC.VETO)[0])
+    other = next(ch for ch in range(MC.N_CHARACTERS)
+                 if not np.isin(CHARACTER_ABILITIES[ch], (MC.VETO, MC.PRUNE)).any())
+    obs, off, _ = _live_menace_board(n, MR.PICK_CHARACTER, MC.MENACE_AGENDAS[0])
+    obs[0, [off[CHARACTER_OFFER] + malumil, off[CHARACTER_OFFER] + other]] = 1.0
+    mask = np.zeros((1, MA.NUM_ACTIONS), bool)
+    mask[0, [MA.PICK + malumil, MA.PICK + other]] = True
+    assert _menace_act(MenaceFreeHarm, obs, mask, n) == MA.PICK + malumil
+    obs, off, _ = _live_menace_board(n, MR.TURN, MC.MENACE_AGENDAS[0])
+    obs[0, off[CHARACTER] + malumil] = 1.0
+    mask = np.zeros((1, MA.NUM_ACTIONS), bool)
+    mask[0, [MA.DRAW, MA.USE + slot]] = True
+    assert _menace_act(MenaceHeuristic, obs, mask, n) == MA.DRAW
+    assert _menace_act(MenaceFreeHarm, obs, mask, n) == MA.USE + slot
