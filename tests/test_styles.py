@@ -253,7 +253,7 @@ def test_hard_first_attempts_the_hardest_legal_hard_or_legendary_contract():
     from envs.maniacal import actions as XA
     from envs.maniacal import rules as XR
     from envs.maniacal.cards import EASY, HARD
-    from envs.maniacal.observe import DECISION, MAP_DIFFICULTY, MAP_PRESENT, MAP_TEAM
+    from envs.maniacal.observe import DECISION, MAP_DIFFICULTY, MAP_PRESENT, MAP_TEAM, TIME_COST
 
     spec = envs.registry["maniacal"]
     params = {"num_players": 4}
@@ -265,6 +265,7 @@ def test_hard_first_attempts_the_hardest_legal_hard_or_legendary_contract():
         obs[0, off[MAP_PRESENT] + k] = 1.0
         obs[0, off[MAP_DIFFICULTY] + 3 * k + difficulty] = 1.0
         obs[0, off[MAP_TEAM] + 4 * k + team - 1] = 1.0
+        obs[0, off[TIME_COST] + k] = 0.2  # a week
     mask = np.zeros((1, XA.NUM_ACTIONS), bool)
     mask[0, [XA.CONTRACT + k for k in range(3)] + [XA.PASS]] = True
     hard_first, heuristic = ManiacalHardFirst(spec, params), ManiacalHeuristic(spec, params)
