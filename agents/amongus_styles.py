@@ -17,6 +17,14 @@ the class; each plays one side (``teams``) and is the heuristic everywhere its s
 - ``hider``: the heuristic impostor that never sabotages unless cornered or in the last round;
   it waits for kills and for votes to turn colours up.
 
+Population v3 adds the turn-4 audit's styles (``shared/audits/turn4/amongus-maniacal.md``; not in
+``STYLES``, which stays population v1's):
+
+- ``mono`` (crew, AU-1): the heuristic crew showing one decoy colour every round.
+- ``mono_impostor`` (impostor, AU-2): the heuristic impostor doing the same.
+- ``honest_first`` (crew, AU-5): the vote chain, the first ``HONEST_SEATS`` seats of the round
+  showing their own colour.
+
 ``python -m agents.amongus_styles`` prints the population table of ``docs/rules/amongus.md``.
 """
 
@@ -27,8 +35,18 @@ import argparse
 import numpy as np
 
 from envs.amongus import actions as A
-from envs.amongus.pieces import HAND, IS_IMPOSTOR, OWN_COLOUR, PHASE, ROUND
-from envs.amongus.rules import END_OF_TURN, INVESTIGATION, SABOTAGE_WINDOW, TRADE
+from envs.amongus.cards import HAND_SIZE
+from envs.amongus.pieces import (
+    FIRST_PLAYER,
+    HAND,
+    IMPOSTOR_COLOUR,
+    IS_IMPOSTOR,
+    OWN_COLOUR,
+    PHASE,
+    ROUND,
+    SHOWN_TOTAL,
+)
+from envs.amongus.rules import END_OF_TURN, INVESTIGATION, REPLY, SABOTAGE_WINDOW, TRADE
 from envs.amongus.spec import NUM_PHASES
 from envs.core.jit import kernel, njit
 
@@ -201,6 +219,115 @@ class AmongUsLateVote(ScriptedPolicy):
     teams = ("crew",)
     game = "amongus"
     decide_batch = _late_vote_batch
+    strategy_for = ("crew",)
+
+
+@kernel
+def decoy_colour(obs, off, n):
+    """The colour this seat has shown most and still holds, never its own nor the impostor's
+    (an impostor's own colour is the impostor's); -1 before its first show."""
+    own = np.argmax(obs[off[OWN_COLOUR] : off[OWN_COLOUR] + n])
+    imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
+    best, most = -1, 0.0
+    for c in range(n):
+        shown = obs[off[SHOWN_TOTAL] + c]  # row 0: the observer's own shows
+        if c != own and c != imp and obs[off[HAND] + c] > 0 and shown > most:
+            best, most = c, shown
+    return best
+
+
+@kernel
+def decide_mono(obs, mask, off, n, impostor):
+    """Shows its decoy colour at every investigation and never trades or gives away its last
+    card of it, on the side ``impostor`` says; the heuristic everywhere else."""
+    choice = heuristic_decide(obs, mask, off, n)
+    if (obs[off[IS_IMPOSTOR]] > 0.5) != impostor:
+        return choice
+    decoy = decoy_colour(obs, off, n)
+    if decoy < 0:  # no show yet: its first show (the heuristic's) becomes the decoy
+        return choice
+    phase = np.argmax(obs[off[PHASE] : off[PHASE] + NUM_PHASES])
+    if phase == INVESTIGATION and mask[A.SHOW + decoy]:
+        return A.SHOW + decoy
+    if obs[off[HAND] + decoy] * HAND_SIZE > 1.5:  # more than one: it may part with one
+        return choice
+    if phase == TRADE and A.OFFER + decoy * A.O <= choice < A.OFFER + (decoy + 1) * A.O:
+        return A.NO_TRADE
+    if phase == REPLY and choice == A.GIVE + decoy:
+        for c in range(n):
+            if c != decoy and mask[A.GIVE + c]:
+                return A.GIVE + c
+    return choice
+
+
+HONEST_SEATS = 3  # the seats of a round, from its first player, that show their own colour
+
+
+@kernel
+def decide_honest_first(obs, mask, off, n):
+    """The vote chain; a crewmate among the round's first ``HONEST_SEATS`` to play shows its
+    own colour when it holds one."""
+    first = np.argmax(obs[off[FIRST_PLAYER] : off[FIRST_PLAYER] + n])
+    position = (n - first) % n  # the observer's place in this round's turn order
+    show = _own_colour_shown(obs, mask, off, n)
+    if obs[off[IS_IMPOSTOR]] < 0.5 and position < HONEST_SEATS and show >= 0:
+        return show
+    return chain_decide(obs, mask, off, n)
+
+
+@njit
+def _mono_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = decide_mono(obs[b], mask[b], off, n, False)
+
+
+@njit
+def _mono_impostor_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = decide_mono(obs[b], mask[b], off, n, True)
+
+
+@njit
+def _honest_first_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = decide_honest_first(obs[b], mask[b], off, n)
+
+
+class AmongUsMono(ScriptedPolicy):
+    """Audit turn 4, AU-1, a crew style: the heuristic crew, but each crewmate shows the same
+    decoy colour every round (the one it has shown most, not its own, not the impostor's) and
+    keeps its last card of it. The heuristic's changing shows rule out colour after colour;
+    one decoy rules out one. It held the heuristic impostor to 0.030 wins at 6 players."""
+
+    name = "mono"
+    teams = ("crew",)
+    game = "amongus"
+    decide_batch = _mono_batch
+    strategy_for = ("crew",)
+
+
+class AmongUsMonoImpostor(ScriptedPolicy):
+    """Audit turn 4, AU-2, an impostor style: the heuristic impostor showing one decoy colour
+    every round (not the impostor's) and keeping its last card of it. It held the heuristic crew
+    to 0.140 wins at 6 players."""
+
+    name = "mono_impostor"
+    teams = ("impostor",)
+    game = "amongus"
+    decide_batch = _mono_impostor_batch
+    strategy_for = ("impostor",)
+
+
+class AmongUsHonestFirst(ScriptedPolicy):
+    """Audit turn 4, AU-5, a crew style: the vote chain, but a crewmate among the first three
+    to play in a round shows its own colour (the rest show the chain's spare colour). The
+    developers' suggested exploit of the honest-table reading: the crew won 0.561 against the
+    heuristic impostor at 6 players (the chain: 0.508)."""
+
+    name = "honest_first"
+    teams = ("crew",)
+    game = "amongus"
+    decide_batch = _honest_first_batch
     strategy_for = ("crew",)
 
 

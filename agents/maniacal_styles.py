@@ -12,6 +12,12 @@ seat that plays for itself like every MANIACAL player:
 - ``biggest``: the heuristic, except that on its turn it attempts the hardest legal contract
   (Legendary before Hard before Easy, then the most expected Infamy) whenever one is
   legal: the heuristic's contract choice is cautious (the audit's 2.24 at 4 players).
+
+Population v3 adds the turn-4 audit's MA-1 (``shared/audits/turn4/amongus-maniacal.md``):
+
+- ``hard_first``: the heuristic, except that on its turn, when a Hard or Legendary contract
+  is legal, it attempts the hardest one (by difficulty, then team size); with only Easy ones
+  legal it chooses as the heuristic does.
 """
 
 from __future__ import annotations
@@ -19,13 +25,21 @@ from __future__ import annotations
 from envs.core.jit import kernel, njit
 from envs.maniacal import actions as A
 from envs.maniacal import rules as R
-from envs.maniacal.observe import DECISION, MAP_DIFFICULTY, MAP_PRESENT, ROUND, TIME_LEFT
+from envs.maniacal.cards import HARD
+from envs.maniacal.observe import (
+    DECISION,
+    MAP_DIFFICULTY,
+    MAP_PRESENT,
+    MAP_TEAM,
+    ROUND,
+    TIME_LEFT,
+)
 from envs.maniacal.tables import N_CONTINENTS, N_ROOM_KINDS, ROOM_COST
 
 from .maniacal_heuristic import contract_worth, count, decide, one_hot, spare_room_dice
 from .policy import ScriptedPolicy
 
-SELL_HIRE, BIGGEST = 0, 1  # the styles
+SELL_HIRE, BIGGEST, HARD_FIRST = 0, 1, 2  # the styles
 HIRE_WEEKS = 5  # weeks left at which the sell-and-hire seat still hires
 
 
@@ -49,8 +63,26 @@ def best_contract(obs, mask, off, n, hardest):
 
 
 @kernel
+def hardest_contract(obs, mask, off):
+    """The legal Hard or Legendary contract of the greatest difficulty, then team size; -1 if
+    none is legal."""
+    best, best_rank = -1, -1
+    for k in range(N_CONTINENTS):
+        if obs[off[MAP_PRESENT] + k] < 0.5 or not mask[A.CONTRACT + k]:
+            continue
+        difficulty = one_hot(obs, off[MAP_DIFFICULTY] + 3 * k, 3)
+        team = one_hot(obs, off[MAP_TEAM] + 4 * k, 4)
+        if difficulty >= HARD and 4 * difficulty + team > best_rank:
+            best, best_rank = A.CONTRACT + k, 4 * difficulty + team
+    return best
+
+
+@kernel
 def style_decide(obs, mask, off, n, style):
     decision = one_hot(obs, off[DECISION], R.FIRE + 1)
+    if style == HARD_FIRST:
+        choice = hardest_contract(obs, mask, off) if decision == R.TURN else -1
+        return choice if choice >= 0 else decide(obs, mask, off, n)
     if style == SELL_HIRE and decision == R.DRAFT:
         best, dearest = -1, -1
         for k in range(N_ROOM_KINDS):
@@ -97,3 +129,20 @@ class ManiacalBiggest(ScriptedPolicy):
     name = "biggest"
     game = "maniacal"
     decide_batch = _biggest_batch
+
+
+@njit
+def _hard_first_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = style_decide(obs[b], mask[b], off, n, HARD_FIRST)
+
+
+class ManiacalHardFirst(ScriptedPolicy):
+    """Audit turn 4, MA-1, a player's style (every MANIACAL seat plays for itself): the
+    heuristic, attempting the hardest legal Hard or Legendary contract whenever one is legal
+    (``biggest`` also takes the hardest Easy one). One such seat against three heuristics
+    placed 2.314 on average at 4 players (par 2.5)."""
+
+    name = "hard_first"
+    game = "maniacal"
+    decide_batch = _hard_first_batch

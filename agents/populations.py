@@ -16,6 +16,14 @@ the population at that size only.
 - ``v2`` (the default, ``DEFAULT``): ``v1`` plus the audits' remaining styles (the Menace's
   careful drain and vote-reading crew, MANIACAL's sell-and-hire and hardest-contract seats)
   and the zoo's trained policies (``agents.zoo``).
+- ``v3``: ``v2`` plus the turn-4 audits' styles, each the heuristic with one decision changed
+  (``shared/audits/turn4/``): the Menace's killer, free-harm killer, careful and
+  suspicion-budget Menaces and the Crew that never votes (``agents/menace_styles.py``);
+  Among Us's one-decoy crew and impostor and the honest-first chain
+  (``agents/amongus_styles.py``); MANIACAL's hard-first seat (``agents/maniacal_styles.py``).
+  Its scripted members play at every table size the game supports; a zoo member, as in
+  ``v2``, only at its own. (``freeharm`` is the killer with free harm added, the audit's
+  strongest Menace at 6-8 players.)
 """
 
 from __future__ import annotations
@@ -63,7 +71,29 @@ _V2 = {
     },
 }
 
-POPULATIONS = {"v1": _V1, "v2": _V2}
+_V3 = {
+    "menace": {
+        "crew": _V2["menace"]["crew"] + ["pass_crew@py:agents.menace_styles:MenacePassCrew"],
+        "menace": _V2["menace"]["menace"]
+        + ["killer@py:agents.menace_styles:MenaceKiller",
+           "freeharm@py:agents.menace_styles:MenaceFreeHarm",
+           "careful_menace@py:agents.menace_styles:MenaceCareful",
+           "budget@py:agents.menace_styles:MenaceBudget"],
+    },
+    "amongus": {
+        "crew": _V2["amongus"]["crew"]
+        + ["mono@py:agents.amongus_styles:AmongUsMono",
+           "honest_first@py:agents.amongus_styles:AmongUsHonestFirst"],
+        "impostor": _V2["amongus"]["impostor"]
+        + ["mono_impostor@py:agents.amongus_styles:AmongUsMonoImpostor"],
+    },
+    "maniacal": {
+        "player": _V2["maniacal"]["player"]
+        + ["hard_first@py:agents.maniacal_styles:ManiacalHardFirst"],
+    },
+}
+
+POPULATIONS = {"v1": _V1, "v2": _V2, "v3": _V3}
 DEFAULT = "v2"  # what commands use when no population is named
 
 

@@ -139,3 +139,164 @@ def test_the_heuristic_holds_sellhire_and_biggest_to_the_bar():
                       num_players=4)
         heuristic = next(m for m in r["members"] if m["name"] == "heuristic")
         assert heuristic["interval"][0] > 2.35, (name, heuristic)
+
+
+def _menace_act(policy_class, obs, mask, n: int) -> int:
+    return int(policy_class(envs.registry["menace"], {"num_players": n}).act(obs, mask)[0])
+
+
+def _live_menace_board(n: int, decision: int, agenda: int):
+    """``_menace_board`` with every seat alive."""
+    from envs.menace.observe import ALIVE
+
+    obs, off, spec = _menace_board(n, decision, agenda)
+    obs[0, off[ALIVE] : off[ALIVE] + n] = 1.0
+    return obs, off, spec
+
+
+def test_killer_gives_a_brawls_wound_to_the_most_wounded_seat():
+    """Audit turn 4, K1: the heuristic Menace wounds the least suspected seat (none is suspected:
+    the last clockwise from the Mission Leader); the killer wounds seat +2, which has a Wound
+    already."""
+    from agents.menace_heuristic import MenaceHeuristic
+    from agents.menace_styles import MenaceKiller
+    from envs.menace import actions as MA
+    from envs.menace import cards as MC
+    from envs.menace import rules as MR
+    from envs.menace.observe import WOUNDS
+    from envs.menace.spec import N_WOUND_KINDS
+
+    n = 5
+    obs, off, _ = _live_menace_board(n, MR.BRAWL_TARGET, MC.MENACE_AGENDAS[0])
+    mask = np.zeros((1, MA.NUM_ACTIONS), bool)
+    mask[0, [MA.SEAT + r for r in range(1, n)]] = True
+    assert _menace_act(MenaceKiller, obs, mask, n) == _menace_act(MenaceHeuristic, obs, mask, n)
+    obs[0, off[WOUNDS] + 2 * N_WOUND_KINDS] = 1.0  # seat +2 is wounded
+    assert _menace_act(MenaceHeuristic, obs, mask, n) == MA.SEAT + n - 1
+    assert _menace_act(MenaceKiller, obs, mask, n) == MA.SEAT + 2
+
+
+def _self_wounding_turn(n: int):
+    """A Menace's turn at 0 Oxygen, wounded already, with Reactor Leak or a draw legal: the
+    heuristic plays the Leak (it cannot wound a wounded player again)."""
+    from envs.menace import actions as MA
+    from envs.menace import cards as MC
+    from envs.menace import rules as MR
+    from envs.menace.observe import WOUNDS
+
+    obs, off, _ = _menace_board(n, MR.TURN, MC.MENACE_AGENDAS[0])
+    obs[0, off[WOUNDS]] = 1.0  # its own Wound
+    mask = np.zeros((1, MA.NUM_ACTIONS), bool)
+    mask[0, [MA.PLAY + MC.REACTOR_LEAK, MA.DRAW]] = True
+    return obs, off, mask
+
+
+def test_careful_menace_keeps_reactor_leak_backstab_and_brawl_while_it_may():
+    """Audit turn 4, V2: the heuristic Menace with the careful drain's one rule."""
+    from agents.menace_heuristic import MenaceHeuristic
+    from agents.menace_styles import MenaceCareful
+    from envs.menace import actions as MA
+    from envs.menace import cards as MC
+
+    obs, _, mask = _self_wounding_turn(5)
+    assert _menace_act(MenaceHeuristic, obs, mask, 5) == MA.PLAY + MC.REACTOR_LEAK
+    assert _menace_act(MenaceCareful, obs, mask, 5) == MA.DRAW
+
+
+def test_budget_menace_sabotages_only_while_the_evidence_against_it_is_under_budget():
+    """Audit turn 4, V2: with nothing against it, it plays Panic as the heuristic does; once
+    the table has seen it play in a round whose revealed card was Panic, it draws instead."""
+    from agents.menace_heuristic import MenaceHeuristic
+    from agents.menace_styles import MenaceBudget
+    from envs.menace import actions as MA
+    from envs.menace import cards as MC
+    from envs.menace import rules as MR
+    from envs.menace.observe import PLAYED, REVEALED
+
+    obs, off, _ = _menace_board(5, MR.TURN, MC.MENACE_AGENDAS[0])
+    mask = np.zeros((1, MA.NUM_ACTIONS), bool)
+    mask[0, [MA.PLAY + MC.PANIC, MA.DRAW]] = True
+    assert _menace_act(MenaceHeuristic, obs, mask, 5) == MA.PLAY + MC.PANIC
+    assert _menace_act(MenaceBudget, obs, mask, 5) == MA.PLAY + MC.PANIC
+    obs[0, off[PLAYED]] = 1.0  # it played a card this round ...
+    obs[0, off[REVEALED] + MC.PANIC] = 1.0  # ... and the card revealed was Panic
+    assert _menace_act(MenaceHeuristic, obs, mask, 5) == MA.PLAY + MC.PANIC
+    assert _menace_act(MenaceBudget, obs, mask, 5) == MA.DRAW
+
+
+def test_pass_crew_never_calls_a_vote_and_abstains():
+    """Audit turn 4, H1: with seat +1 shown to be the Menace the heuristic Crew calls a vote
+    and votes it out; the pass crew does neither."""
+    from agents.menace_heuristic import MenaceHeuristic
+    from agents.menace_styles import MenacePassCrew
+    from envs.menace import actions as MA
+    from envs.menace import cards as MC
+    from envs.menace import rules as MR
+    from envs.menace.observe import AGENDA_REVEALED
+
+    n = 5
+    for decision, legal in ((MR.CALL_VOTE, [MA.PASS, MA.YES]),
+                            (MR.VOTE, [MA.PASS] + [MA.SEAT + r for r in range(1, n)])):
+        obs, off, _ = _live_menace_board(n, decision, MC.CREW_AGENDAS[0])
+        obs[0, off[AGENDA_REVEALED] + MC.N_AGENDAS + MC.MENACE_AGENDAS[0]] = 1.0
+        mask = np.zeros((1, MA.NUM_ACTIONS), bool)
+        mask[0, legal] = True
+        assert _menace_act(MenaceHeuristic, obs, mask, n) in (MA.YES, MA.SEAT + 1)
+        assert _menace_act(MenacePassCrew, obs, mask, n) == MA.PASS
+
+
+def test_hard_first_attempts_the_hardest_legal_hard_or_legendary_contract():
+    """Audit turn 4, MA-1: of an Easy, a Hard for 2 and a Hard for 3 it attempts the Hard for
+    3; with only the Easy one legal it chooses as the heuristic does."""
+    from agents.maniacal_heuristic import ManiacalHeuristic
+    from agents.maniacal_styles import ManiacalHardFirst
+    from envs.maniacal import actions as XA
+    from envs.maniacal import rules as XR
+    from envs.maniacal.cards import EASY, HARD
+    from envs.maniacal.observe import DECISION, MAP_DIFFICULTY, MAP_PRESENT, MAP_TEAM, TIME_COST
+
+    spec = envs.registry["maniacal"]
+    params = {"num_players": 4}
+    layout = spec.observation_layout(spec.resolve(**params))
+    off = layout.offsets
+    obs = np.zeros((1, layout.size), np.float32)
+    obs[0, off[DECISION] + XR.TURN] = 1.0
+    for k, (difficulty, team) in enumerate(((EASY, 1), (HARD, 2), (HARD, 3))):
+        obs[0, off[MAP_PRESENT] + k] = 1.0
+        obs[0, off[MAP_DIFFICULTY] + 3 * k + difficulty] = 1.0
+        obs[0, off[MAP_TEAM] + 4 * k + team - 1] = 1.0
+        obs[0, off[TIME_COST] + k] = 0.2  # a week
+    mask = np.zeros((1, XA.NUM_ACTIONS), bool)
+    mask[0, [XA.CONTRACT + k for k in range(3)] + [XA.PASS]] = True
+    hard_first, heuristic = ManiacalHardFirst(spec, params), ManiacalHeuristic(spec, params)
+    assert hard_first.act(obs, mask).tolist() == [XA.CONTRACT + 2]
+    mask[0, [XA.CONTRACT + 1, XA.CONTRACT + 2]] = False
+    assert hard_first.act(obs, mask).tolist() == heuristic.act(obs, mask).tolist()
+
+
+def test_freeharm_takes_veto_when_offered_and_uses_it_on_a_quiet_turn():
+    """Audit turn 4, V1 (on the killer): offered Malumil Einum (Veto) and another character it
+    takes Malumil; on a turn where the heuristic Menace would draw, it arms Veto instead."""
+    from agents.menace_heuristic import MenaceHeuristic
+    from agents.menace_styles import MenaceFreeHarm
+    from envs.menace import actions as MA
+    from envs.menace import cards as MC
+    from envs.menace import rules as MR
+    from envs.menace.observe import CHARACTER, CHARACTER_OFFER
+    from envs.menace.tables import CHARACTER_ABILITIES
+
+    n = 5
+    malumil, slot = map(int, np.argwhere(CHARACTER_ABILITIES == MC.VETO)[0])
+    other = next(ch for ch in range(MC.N_CHARACTERS)
+                 if not np.isin(CHARACTER_ABILITIES[ch], (MC.VETO, MC.PRUNE)).any())
+    obs, off, _ = _live_menace_board(n, MR.PICK_CHARACTER, MC.MENACE_AGENDAS[0])
+    obs[0, [off[CHARACTER_OFFER] + malumil, off[CHARACTER_OFFER] + other]] = 1.0
+    mask = np.zeros((1, MA.NUM_ACTIONS), bool)
+    mask[0, [MA.PICK + malumil, MA.PICK + other]] = True
+    assert _menace_act(MenaceFreeHarm, obs, mask, n) == MA.PICK + malumil
+    obs, off, _ = _live_menace_board(n, MR.TURN, MC.MENACE_AGENDAS[0])
+    obs[0, off[CHARACTER] + malumil] = 1.0
+    mask = np.zeros((1, MA.NUM_ACTIONS), bool)
+    mask[0, [MA.DRAW, MA.USE + slot]] = True
+    assert _menace_act(MenaceHeuristic, obs, mask, n) == MA.DRAW
+    assert _menace_act(MenaceFreeHarm, obs, mask, n) == MA.USE + slot

@@ -243,3 +243,48 @@ def test_heuristic_crew_votes_once_the_impostor_is_seven_times_in_ten():
     assert crewmate_plays(SEATS_1_AND_3_ALIKE) == "end turn"
     last_round = crewmate_plays(SEATS_1_AND_3_ALIKE, round=30)
     assert last_round == "vote +1"  # a tie goes to the first clockwise
+
+
+def v3_plays(t: Table, cls) -> str:
+    policy = cls(t.vec.spec, t.vec.params)
+    return t.vec.spec.action_names[int(policy.act(t.vec.observation, t.vec.action_mask)[0])]
+
+
+def test_mono_shows_its_decoy_every_round_on_its_own_side_only():
+    """Audit turn 4, AU-1 and AU-2: seats 0 (crew) and 1 (the impostor) each showed green
+    once. The heuristic shows the colour it holds most (pink); the mono crew and the mono
+    impostor show green again, each on its own side only."""
+    from agents.amongus_styles import AmongUsMono, AmongUsMonoImpostor
+
+    t = Table(num_players=4, impostor=1).hands({"red": 1, "green": 1, "pink": 3},
+                                               {"blue": 2, "green": 1, "pink": 2})
+    t.edit(shown_total=shown(seat0=["green"], seat1=["green"]))
+    t.edit(first_player=0, investigation_index=0, phase=rules.INVESTIGATION, current_seat=0)
+    assert plays(t, "heuristic") == v3_plays(t, AmongUsMonoImpostor) == "show pink"
+    assert v3_plays(t, AmongUsMono) == "show green"
+    t.edit(first_player=1, current_seat=1)
+    assert plays(t, "heuristic") == v3_plays(t, AmongUsMono) == "show pink"
+    assert v3_plays(t, AmongUsMonoImpostor) == "show green"
+
+
+def test_mono_crew_never_trades_away_its_last_decoy_card():
+    from agents.amongus_styles import AmongUsMono
+
+    t = Table(num_players=4, impostor=1).hands({"red": 1, "green": 1}, {"blue": 2, "pink": 2},
+                                               {"green": 2}, {"pink": 2, "green": 1})
+    t.edit(shown_total=shown(seat0=["green"]), first_player=0).turn(0)
+    assert plays(t, "heuristic") == "offer green to +1"
+    assert v3_plays(t, AmongUsMono) == "no trade"
+
+
+def test_honest_first_chain_shows_its_own_colour_among_the_rounds_first_three():
+    """Audit turn 4, AU-5: seat 0 plays third this round (from seat 4) and shows its own
+    colour, red; playing fourth (from seat 3), it shows the chain's spare colour."""
+    from agents.amongus_styles import AmongUsHonestFirst
+
+    t = Table(num_players=6, impostor=5).hands({"red": 2, "green": 1, "pink": 2})
+    t.edit(first_player=4, investigation_index=0, phase=rules.INVESTIGATION, current_seat=0)
+    assert plays(t, "chain") == "show pink"
+    assert v3_plays(t, AmongUsHonestFirst) == "show red"
+    t.edit(first_player=3)
+    assert plays(t, "chain") == v3_plays(t, AmongUsHonestFirst) == "show pink"

@@ -29,6 +29,18 @@ def test_every_population_member_resolves_and_plays_its_side(game):
     assert all(set(p) == set(REFERENCE_SIZES) for p in POPULATIONS.values())
 
 
+def test_population_v3_has_scripted_members_on_every_side_at_every_table_size():
+    """Every member but a zoo checkpoint plays at every size the game supports, so v3 scores a
+    policy at every size against more than random and the heuristic, on each side."""
+    for game in sorted(REFERENCE_SIZES):
+        spec = envs.registry[game]
+        for n in range(spec.min_players, spec.max_players + 1):
+            for team in (["player"] if free_for_all(spec) else spec.teams):
+                members = population(game, team, "v3", players=n)
+                assert len(set(members) - {"random", "heuristic"}) >= 1, (game, n, team)
+                assert set(population(game, team, "v2", players=n)) < set(members)
+
+
 def test_the_report_names_mean_worst_members_and_the_reference():
     r = benchmark("amongus", "crew", "random", games=40, workers=1, num_players=6)
     assert {"mean", "worst", "members", "reference"} <= set(r)
