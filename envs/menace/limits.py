@@ -12,6 +12,8 @@ import numpy as np
 from ..core.limits import FLAG, SEAT, SEAT_OR_NONE, Range, last_seat, players
 from . import cards as c
 from .rules import (
+    BLOODWORK_REVEAL,
+    CALIBRATE_CHOICE,
     ENERGY_GOAL,
     MAX_WOUNDS,
     PAST_COL_ACCUSED,
@@ -33,6 +35,8 @@ from .rules import (
     PAST_COL_USED,
     PAST_WIDTH,
     POOL,
+    RELAY_GIFT,
+    TINKER_DISCARD,
     P,
 )
 from .spec import N_DECISIONS
@@ -209,11 +213,21 @@ def check(records: np.ndarray, params: dict):
             f"the EmMA deck and its discards hold more than {c.EMMA_DECK_SIZE} cards",
         ),
     )
+    # An ability in progress (read only then) follows up with none (-1) or one of the decisions
+    # ``abilities.follow_up`` asks: another kind there (a Brawl's, say) is asked again after
+    # every answer, each wounding a seat, until its wound list overflows (the in-range fuzz:
+    # ab_follow_up 12 wrote wound_list[seat, 16]); and the seat it asks must be one.
+    in_progress = records["ab_user"] != -1
+    follow_ups = (-1, BLOODWORK_REVEAL, RELAY_GIFT, TINKER_DISCARD, CALIBRATE_CHOICE)
+    checks += (
+        (in_progress & ~np.isin(records["ab_follow_up"], follow_ups),
+         "ab_follow_up is not a decision an ability follows up with"),
+    )
     # the seats the rules hand a pending decision to (``board.decide``): one with no seat (-1)
     # would make seat -1 decide, and every seat-relative piece of its view be written one
     # place off (audit M3: ab_follow_up with ab_follow_up_seat -1)
     checks += (
-        ((records["ab_follow_up"] >= 0) & (records["ab_follow_up_seat"] == -1),
+        (in_progress & (records["ab_follow_up"] >= 0) & (records["ab_follow_up_seat"] == -1),
          "ab_follow_up names a decision but ab_follow_up_seat no seat"),
         ((records["rush_left"] > 0) & (records["rush_seat"] == -1),
          "rush_left names Rush plays but rush_seat no seat"),

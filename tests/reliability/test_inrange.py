@@ -101,9 +101,16 @@ def test_the_menace_pool_holds_the_cards_played_this_round_and_room_for_the_rest
 def test_a_pending_menace_decision_names_the_seat_that_makes_it():
     """Audit M3: ``ab_follow_up`` (a decision) with ``ab_follow_up_seat`` -1, all in range, made
     seat -1 decide, and its version-5 whole-game counts wrote one float past the observation
-    row. Each field the rules hand a decision to a seat from must name a seat when it is due."""
+    row. Each field the rules hand a decision to a seat from must name a seat when it is due,
+    and an ability's follow-up must be one (a Brawl's there was asked again after every answer,
+    each wounding a seat, until ``wound_list`` overflowed: the 10,240-record fuzz)."""
+    from envs.menace.rules import BLOODWORK_REVEAL, BRAWL_TARGET
+
     vec = envs.make_vec("menace", 1, seed=0, num_players=8)
-    for fields, message in [({"ab_follow_up": 16, "ab_follow_up_seat": -1}, "ab_follow_up_seat"),
+    for fields, message in [({"ab_user": 0, "ab_follow_up": BLOODWORK_REVEAL,
+                              "ab_follow_up_seat": -1}, "ab_follow_up_seat"),
+                            ({"ab_user": 0, "ab_follow_up": BRAWL_TARGET},
+                             "not a decision an ability follows up with"),
                             ({"rush_left": 2, "rush_seat": -1}, "rush_seat no seat"),
                             ({"veto_armed": 1, "veto_user": -1}, "veto_user names no seat")]:
         records = vec.records.copy()
