@@ -1,8 +1,7 @@
 """Audit N1: records whose every field is in range but which contradict themselves are refused
 by ``set_records`` (the games' ``limits.check`` and ``validate.check`` relations), never stepped
 past a pile's end; run in a process of its own, in the default build and with bounds checks.
-
-The audit's 35 broken cases and their outcome now are listed in ``docs/reliability.md``."""
+Turn 4's M3 (a pending decision that names no seat) is among them."""
 
 import os
 import subprocess
