@@ -16,6 +16,7 @@ from evaluation.commands import game_param, seed
 from agents.neural import DEVICES
 from training.evaluate import below_random
 from training.ppo import Args, train
+from training.recipes import MAX_WIDTH
 
 
 def _varied(text: str) -> tuple[str, tuple[int, int]]:
@@ -104,6 +105,8 @@ def _widths(text: str) -> tuple[int, ...]:
         raise argparse.ArgumentTypeError(f"expected widths like 64,64, got {text!r}") from None
     if not widths or min(widths) < 1:
         raise argparse.ArgumentTypeError(f"widths must be positive, got {text!r}")
+    if max(widths) > MAX_WIDTH:  # as a recipe's: a typo fails here, not deep in torch
+        raise argparse.ArgumentTypeError(f"a layer wider than {MAX_WIDTH:,}, got {text!r}")
     return widths
 
 

@@ -60,6 +60,8 @@ def test_bad_arguments_exit_with_a_message(capsys):
     (["--lr", "inf"], "finite"),
     (["--team-hidden", "crew"], "TEAM=WIDTHS"),
     (["--team-hidden", "crew=64,x"], "widths like"),
+    (["--hidden", "1073741824,64"], "wider than 8,192"),
+    (["--team-hidden", "crew=64,9000"], "wider than 8,192"),
     (["--team-teacher-until", "crew=-1"], "> 0"),
     (["--vary", "max_rounds=5"], "NAME=LOW:HIGH"),
     (["--vary", "max_rounds=a:b"], "NAME=LOW:HIGH"),
