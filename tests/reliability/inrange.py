@@ -30,6 +30,7 @@ ranges (W ways), V violations`` and exits 1 on a violation.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 import numpy as np
@@ -85,18 +86,19 @@ def same_records(a: np.ndarray, b: np.ndarray) -> np.ndarray:  # [B] bool
     return same
 
 
-def escapes(spec, records: np.ndarray, params: dict):
-    """``(slot, message)`` of each record outside its ranges or relations."""
-    try:
-        check_records(spec, records, params)
-        return
-    except ValueError:
-        pass
-    for b in range(len(records)):
+def escapes(spec, records: np.ndarray, params: dict, skip: set):
+    """``(slot, message)`` of each record outside its ranges or relations, other than the slots
+    in ``skip``. ``check_records`` names one bad record per call, so a slot it names is set
+    aside and the rest checked again: a call per escape, not one per slot."""
+    live = np.array([b for b in range(len(records)) if b not in skip], dtype=np.int64)
+    while len(live):
         try:
-            check_records(spec, records[b:b + 1], params)
+            check_records(spec, records[live], params)
+            return
         except ValueError as e:
-            yield b, str(e).split(": ", 2)[-1]
+            k = int(re.search(r": record (\d+): ", str(e)).group(1))
+            yield int(live[k]), str(e).split(": ", 2)[-1]
+            live = np.delete(live, k)
 
 
 def main(game: str, wanted: int, seed: int, players: int | None = None,
@@ -160,12 +162,11 @@ def main(game: str, wanted: int, seed: int, players: int | None = None,
                 break
             ref.step(choose(ref.action_mask, draws))
             steps += 1
-            for b, message in escapes(spec, vec.records, params):
-                if b not in escaped:  # counted once; the slot plays on, out of its ranges
-                    escaped.add(b)
-                    left += 1
-                    ways.setdefault(message.split(" is ")[0].split(" differ")[0],
-                                    f"{message}; edits {edits.get(b)}")
+            for b, message in escapes(spec, vec.records, params, escaped):
+                escaped.add(b)  # counted once; the slot plays on, out of its ranges
+                left += 1
+                ways.setdefault(message.split(" is ")[0].split(" differ")[0],
+                                f"{message}; edits {edits.get(b)}")
             moved = ~changed & ~same_records(vec.records, ref.records)
             if moved.any():
                 violations += 1
