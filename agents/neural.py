@@ -127,11 +127,53 @@ def _mlp(n_in: int, hidden: list[int], n_out: int, out_gain: float) -> nn.Sequen
     return nn.Sequential(*layers)
 
 
+BELIEF_WIDTH = 64  # the role head's hidden layer, at most
+
+
+def _role_head(width: int, seats: int) -> nn.Sequential:
+    """The role head: a small MLP on a ``width``-wide feature row, one logit per other seat.
+    At most 64 wide: it reads a few seats' sides, and beside the demo's 256-wide actor and
+    critic a head as wide would add a tenth to the update's network work."""
+    return _mlp(width, [min(width, BELIEF_WIDTH)], seats, 1.0)
+
+
+class _BeliefReader(nn.Module):
+    """The last step of an actor that reads its own beliefs: the role head's probabilities
+    beside the features, then the policy layer. The head is part of the actor (league
+    snapshots and imitation copy it with the rest) and its loss reaches the features."""
+
+    def __init__(self, width: int, seats: int, n_out: int):
+        super().__init__()
+        self.belief = _role_head(width, seats)
+        self.head = _layer(width + seats, n_out, 0.01)
+
+    def forward(self, features: torch.Tensor) -> torch.Tensor:  # [N, H] -> [N, A]
+        return self.head(torch.cat([features, torch.sigmoid(self.belief(features))], -1))
+
+
+class _BeliefActor(nn.Module):
+    """An MLP actor that reads its beliefs: ``observation -> features -> (logits)``, the
+    policy layer seeing the features and the role head's probabilities (``_BeliefReader``)."""
+
+    def __init__(self, n_in: int, hidden: list[int], n_out: int, seats: int):
+        super().__init__()
+        layers: list[nn.Module] = []
+        for h in hidden:
+            layers += [_layer(n_in, h, np.sqrt(2)), nn.Tanh()]
+            n_in = h
+        self.trunk = nn.Sequential(*layers)
+        self.reader = _BeliefReader(n_in, seats, n_out)
+
+    def forward(self, observation: torch.Tensor) -> torch.Tensor:
+        return self.reader(self.trunk(observation))
+
+
 class _RecurrentActor(nn.Module):
     """MLP encoder, then a GRU cell whose state is the seat's memory of its game, then the
-    policy head: ``(observation, memory) -> (logits, new memory)``."""
+    policy head: ``(observation, memory) -> (logits, new memory)``. With ``seats``, the head
+    reads the memory and the role head's beliefs on it (``_BeliefReader``)."""
 
-    def __init__(self, n_in: int, hidden: list[int], n_out: int):
+    def __init__(self, n_in: int, hidden: list[int], n_out: int, seats: int = 0):
         super().__init__()
         *widths, memory = hidden
         layers: list[nn.Module] = []
@@ -140,7 +182,7 @@ class _RecurrentActor(nn.Module):
             n_in = h
         self.encoder = nn.Sequential(*layers)
         self.gru = nn.GRUCell(n_in, memory)
-        self.head = _layer(memory, n_out, 0.01)
+        self.head = _BeliefReader(memory, seats, n_out) if seats else _layer(memory, n_out, 0.01)
 
     def forward(self, observation: torch.Tensor, memory: torch.Tensor):
         memory = self.gru(self.encoder(observation), memory)
@@ -148,7 +190,6 @@ class _RecurrentActor(nn.Module):
 
 
 MODEL_KINDS = ("mlp", "gru")
-BELIEF_WIDTH = 64  # the role head's hidden layer, at most
 
 
 class ActorCritic(nn.Module):
@@ -161,8 +202,12 @@ class ActorCritic(nn.Module):
     critic can make up for the missing memory with the god-view.
 
     ``belief_seats`` (P - 1; absent or 0: none) adds the auxiliary role head, a small MLP on
-    the actor's detached features predicting which other seats are on the other side. It is
-    never an input to the actor, and no gradient flows from it into the actor.
+    the actor's last hidden layer predicting which other seats are on the other side. By
+    default it reads those features detached: it is never an input to the actor, and no
+    gradient flows from it into the actor. ``belief_input`` (true) makes it part of the actor
+    instead: the policy layer reads the head's probabilities beside the features, and the
+    head's loss shapes the features (issue 41: a belief the policy is built around, learnt
+    from the privileged teams in training; play needs only the seat's own observation).
     """
 
     def __init__(self, config: dict):
@@ -178,24 +223,39 @@ class ActorCritic(nn.Module):
             raise ValueError(f"model config 'hidden' must list positive widths, got {hidden!r}")
         self.config = config
         D, A = config["observation_size"], config["num_actions"]
+        seats = config.get("belief_seats", 0)
+        if not isinstance(seats, int) or seats < 0:
+            raise ValueError(f"model config 'belief_seats' must be an integer >= 0, got {seats!r}")
+        self.reads_beliefs = config.get("belief_input", False)
+        if self.reads_beliefs not in (True, False):
+            raise ValueError(f"model config 'belief_input' must be true or false, got "
+                             f"{self.reads_beliefs!r}")
+        if self.reads_beliefs and not seats:
+            raise ValueError("model config 'belief_input' needs a role head ('belief_seats' > 0; "
+                             "the trainer's belief_coef > 0, in a team game)")
+        reading = seats if self.reads_beliefs else 0
         if config["kind"] == "gru":
-            self.actor = _RecurrentActor(D, list(hidden), A)
+            self.actor = _RecurrentActor(D, list(hidden), A, reading)
             self.memory_size = hidden[-1]
+        elif reading:
+            self.actor = _BeliefActor(D, list(hidden), A, reading)
+            self.memory_size = 0
         else:
             self.actor = _mlp(D, list(hidden), A, 0.01)
             self.memory_size = 0
         self.critic = _mlp(config["critic_input_size"], list(hidden), 1, 1.0)
-        seats = config.get("belief_seats", 0)
-        if not isinstance(seats, int) or seats < 0:
-            raise ValueError(f"model config 'belief_seats' must be an integer >= 0, got {seats!r}")
-        self.belief = None
-        if seats:
+        self.belief = None  # the detached head, beside the actor
+        if seats and not reading:
             # Built on a forked random stream: the actor and critic, the other teams' networks
             # and everything the trainer draws later are the same with or without the head.
-            # At most 64 wide: it reads a few seats' sides, and beside the demo's 256-wide actor
-            # and critic a head as wide would add a tenth to the update's network work.
             with torch.random.fork_rng(devices=[]):
-                self.belief = _mlp(hidden[-1], [min(hidden[-1], BELIEF_WIDTH)], seats, 1.0)
+                self.belief = _role_head(hidden[-1], seats)
+
+    def role_head(self) -> nn.Module | None:
+        """The role head wherever it sits: beside the actor (detached) or inside it."""
+        if self.reads_beliefs:
+            return self.actor.head.belief if self.recurrent else self.actor.reader.belief
+        return self.belief
 
     @property
     def recurrent(self) -> bool:
@@ -216,6 +276,9 @@ class ActorCritic(nn.Module):
         if self.recurrent:
             logits, memory = self.actor_step(observation, memory)
             return logits, memory, memory
+        if self.reads_beliefs:
+            features = self.actor.trunk(observation)
+            return self.actor.reader(features), features, None
         *trunk, last = self.actor
         features = observation
         for layer in trunk:
@@ -225,19 +288,22 @@ class ActorCritic(nn.Module):
     def parameter_groups(self) -> list[dict]:
         """Adam's parameter groups: actor and critic, then the belief head (marked
         ``belief_head``), whose gradient is clipped and learning rate scheduled on their own."""
-        if self.belief is None:
+        if self.role_head() is None:
             return [{"params": list(self.parameters())}]
-        head = list(self.belief.parameters())
+        head = list(self.role_head().parameters())
         trunk = [p for p in self.parameters() if all(p is not h for h in head)]
         return [{"params": trunk}, {"params": head, "belief_head": True}]
 
     def belief_logits(self, features: torch.Tensor) -> torch.Tensor:  # [N, H] -> [N, P - 1]
         """The role head: logit that each other seat (seat-relative, 1 .. P-1) is on the other
-        side. It reads the actor's features *detached*: its loss trains the head alone, so the
-        privileged teams it learns from never shape the actor (``docs/evaluation.md``)."""
-        if self.belief is None:
+        side. By default it reads the actor's features *detached*: its loss trains the head
+        alone, so the privileged teams it learns from never shape the actor
+        (``docs/evaluation.md``). An actor that reads its beliefs (``belief_input``) takes the
+        gradient: that is its point."""
+        head = self.role_head()
+        if head is None:
             raise ValueError("this network has no belief head (model config 'belief_seats' 0)")
-        return self.belief(features.detach())
+        return head(features if self.reads_beliefs else features.detach())
 
     def value(self, critic_input: torch.Tensor) -> torch.Tensor:  # [N, C] -> [N]
         return self.critic(critic_input).squeeze(-1)
@@ -267,7 +333,7 @@ class NeuralPolicy(Policy):
         self._num_actions = model.config["num_actions"]
         # trained on an earlier version's observation: (its columns in today's, today's size)
         self._reads = reads
-        self.beliefs_unavailable = None if model.belief is not None else (
+        self.beliefs_unavailable = None if model.role_head() is not None else (
             "its checkpoint has no belief head (trained with --belief-coef 0, for a "
             "free-for-all game, or before the trainer had the head): it holds no beliefs")
 

@@ -162,6 +162,9 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="weight of the auxiliary role-prediction head's loss, trained on the "
                    "true teams and never fed back to the actor (default %(default)s; 0: no "
                    "head; team games only)")
+    p.add_argument("--belief-input", action="store_true",
+                   help="the actor reads the role head's beliefs and the head's loss shapes the "
+                   "actor's features (needs --belief-coef > 0; team games only)")
     p.add_argument("--opponent-share", type=float, default=d.opponent_share,
                    help="share of game sides played by league members (default %(default)s)")
     p.add_argument("--pool-size", type=_count, default=d.pool_size,
@@ -256,6 +259,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         team_hidden=dict(ns.team_hidden),
         centralised_critic=ns.centralised_critic,
         belief_coef=ns.belief_coef,
+        belief_input=ns.belief_input,
         shared_policy=ns.shared_policy,
         opponent_share=ns.opponent_share,
         pool_size=ns.pool_size,

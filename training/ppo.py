@@ -133,6 +133,12 @@ class Args:
     policy trained is the same with or without it. Its learning rate stays at
     ``learning_rate`` (not annealed): it must keep up with the actor's features to the end.
     Team games only (none for free-for-all)"""
+    belief_input: bool = False
+    """the actor reads the role head's beliefs (its policy layer sees their probabilities
+    beside its features) and the head's loss, ``belief_coef`` times it, trains the actor's
+    features too: a belief the policy is built around (issue 41). Play needs only the seat's
+    own observation; the privileged teams are used in training alone. Needs
+    ``belief_coef > 0`` and a team game"""
     shared_policy: bool = False
     """one policy for every seat (implied when the game has a single team or is a
     free-for-all: there every seat is its own side, and one policy plays them all)"""
@@ -278,6 +284,9 @@ class Args:
             raise ValueError(f"learning_rate must be positive, got {self.learning_rate}")
         if self.belief_coef < 0:
             raise ValueError(f"belief_coef must be >= 0, got {self.belief_coef}")
+        if self.belief_input and not self.belief_coef > 0:
+            raise ValueError("belief_input needs the role head's loss: belief_coef > 0, got "
+                             f"{self.belief_coef}")
         if self.ent_coef < 0 or (self.ent_coef_final is not None and self.ent_coef_final < 0):
             raise ValueError(f"entropy coefficients must be >= 0, got {self.ent_coef}, "
                              f"{self.ent_coef_final}")
@@ -383,6 +392,11 @@ def model_config(env, args: Args, team: str | None = None) -> dict:
     }
     if args.belief_coef > 0 and not free_for_all(env.spec):
         config["belief_seats"] = env.num_players - 1
+        if args.belief_input:
+            config["belief_input"] = True
+    elif args.belief_input:
+        raise ValueError(f"belief_input: {env.spec.name} is a free-for-all, with no other side "
+                         "for a role head to predict")
     return config
 
 

@@ -163,7 +163,7 @@ class Collector:
         M = models[0].memory_size
         self.buf = Rollout(T, B, P, env.observation_size, env.num_actions,
                            env.state_size if centralised_critic else 0, M,
-                           models[0].belief is not None)
+                           models[0].role_head() is not None)
         self.others = (np.arange(P)[:, None] + np.arange(1, P)[None, :]) % P  # [seat, j-1]
         self.last = np.full((B, P), -1, np.int64)
         self.decided = np.zeros((B, P), np.bool_)
