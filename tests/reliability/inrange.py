@@ -3,9 +3,9 @@ the record as a whole contradicting itself (a pile count with nothing in the pil
 process of its own, in whichever build the environment gives (``NUMBA_BOUNDSCHECK`` unset: the
 default build, where a push past a pile's end would overwrite its neighbour silently):
 
-    python -m tests.reliability.inrange GAME RECORDS SEED [--players N] [--dump DUMP.npz]
+    python -m tests.reliability.inrange GAME RECORDS SEED [--players N] [--batch B] [--dump DUMP.npz]
 
-Two batches of 64 start from the same live snapshot: one is given edited records, the other
+Two batches of ``B`` (default 64) start from the same live snapshot: one is given edited records, the other
 (the reference) the snapshot as it was. An edit sets 1-4 fields (1-3 elements each) of a record
 to values inside their declared ranges, favouring the ends; three records in four are edited,
 until ``RECORDS`` have been. ``set_records`` takes the edited records its checks accept (a
@@ -102,15 +102,15 @@ def escapes(spec, records: np.ndarray, params: dict, skip: set):
 
 
 def main(game: str, wanted: int, seed: int, players: int | None = None,
-         dump: str | None = None) -> int:
+         dump: str | None = None, batch: int = BATCH) -> int:
     rng = np.random.default_rng(seed)
     table = {} if players is None else {"num_players": players}
-    vec = envs.make_vec(game, BATCH, seed=seed, **table)
-    ref = envs.make_vec(game, BATCH, seed=seed, **table)
+    vec = envs.make_vec(game, batch, seed=seed, **table)
+    ref = envs.make_vec(game, batch, seed=seed, **table)
     spec, params = vec.spec, vec.params
     limits, _ = game_limits(spec)
     for _ in range(40):  # a live snapshot, games under way
-        vec.step(choose(vec.action_mask, rng.integers(0, 2**31, BATCH)))
+        vec.step(choose(vec.action_mask, rng.integers(0, 2**31, batch)))
     snapshot = vec.records.copy()
     fields = [f for f in snapshot.dtype.names if f not in params and f in limits
               and all(x is not None for x in limits[f].bounds(params))
@@ -120,9 +120,9 @@ def main(game: str, wanted: int, seed: int, players: int | None = None,
     fatal = False
     while edited < wanted and not fatal:
         records = snapshot.copy()
-        changed = np.zeros(BATCH, bool)
+        changed = np.zeros(batch, bool)
         edits = {}
-        for b in range(BATCH):
+        for b in range(batch):
             if rng.random() < 0.25 or edited >= wanted:
                 continue
             edited += 1
@@ -148,7 +148,7 @@ def main(game: str, wanted: int, seed: int, players: int | None = None,
                 ref.deal(slots, slots + 10**6)
                 changed[slots] = False
                 escaped.difference_update(slots.tolist())
-            draws = rng.integers(0, 2**31, BATCH)
+            draws = rng.integers(0, 2**31, batch)
             before, actions = vec.records.copy(), choose(vec.action_mask, draws)
             try:
                 vec.step(actions)
@@ -188,6 +188,8 @@ if __name__ == "__main__":
     parser.add_argument("records", type=int, help="how many records to edit")
     parser.add_argument("seed", type=int)
     parser.add_argument("--players", type=int, help="table size (default: the game's)")
+    parser.add_argument("--batch", type=int, default=BATCH,
+                        help="records per batch (more: fewer steps for the same records)")
     parser.add_argument("--dump", help="save the records and actions of a failing step here")
     args = parser.parse_args()
-    sys.exit(main(args.game, args.records, args.seed, args.players, args.dump))
+    sys.exit(main(args.game, args.records, args.seed, args.players, args.dump, args.batch))
