@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import socket
+import sys
 import threading
 import time
 from pathlib import Path
@@ -203,7 +204,7 @@ class Server:
 
     def on_loop(self, fn):
         """Run ``fn()`` (a coroutine function) on the server's event loop and return its value."""
-        return asyncio.run_coroutine_threadsafe(fn(), self.table.loop).result(10)
+        return asyncio.run_coroutine_threadsafe(fn(), self.table.loop).result(300)
 
     def stop(self):
         self.server.should_exit = True
@@ -217,9 +218,10 @@ GAMES = [("amongus", 4, "heuristic"), ("menace", 5, "heuristic"), ("maniacal", 4
 @pytest.mark.parametrize("game,players,policy", GAMES, ids=[g for g, _, _ in GAMES])
 def test_a_whole_game_is_played_by_clicking_and_the_page_hides_what_its_seat_cannot_see(
         browser, game, players, policy, tmp_path):
-    """Seat 0 is a person clicking the first action offered, the rest are policies. At each of
-    the person's turns the cards seat 0 cannot see are re-dealt on the server and the page is
-    sent again: its text and DOM do not change."""
+    """Seat 0 is a person clicking the first action offered, the rest are policies. At the
+    person's first turns the cards seat 0 cannot see are re-dealt on the server and the page is
+    sent again: its text and DOM do not change (then the deal is put back, so the stored game
+    replays). The replay viewer's last step shows the page's last table."""
     hidden_from = importlib.import_module(REDEALS[game]).hidden_from
     table = Table(game, ["human"] + [policy] * (players - 1), seed=3, pace=0,
                   db=str(tmp_path / "games.sqlite"), num_players=players)
@@ -231,29 +233,35 @@ def test_a_whole_game_is_played_by_clicking_and_the_page_hides_what_its_seat_can
         clicks = probes = changed = 0
         while True:
             page.wait_for_function("document.querySelector('#actions button') || "
-                                   "!document.getElementById('end').hidden", timeout=20000)
+                                   "!document.getElementById('end').hidden", timeout=120000)
             if page.is_visible("#end"):
                 break
             if probes < 8:
                 before = (page.inner_text("body"), page.inner_html("body"))
                 seen = page.evaluate("window.hdUpdates")
 
+                dealt = table.vec.records.copy()
+
                 async def redeal():
-                    t, touched = hidden_from(table.vec.records[0], 0, rng)
-                    table.vec.set_records(np.array([t], dtype=table.vec.records.dtype))
+                    t, touched = hidden_from(dealt[0], 0, rng)
+                    table.vec.set_records(np.array([t], dtype=dealt.dtype))
                     await table.broadcast()
                     return touched
 
+                async def restore():  # the game goes on as dealt, so its replay matches
+                    table.vec.set_records(dealt)
+
                 changed += server.on_loop(redeal)
-                page.wait_for_function(f"window.hdUpdates > {seen}", timeout=10000)
+                page.wait_for_function(f"window.hdUpdates > {seen}", timeout=120000)
                 assert (page.inner_text("body"), page.inner_html("body")) == before
+                server.on_loop(restore)
                 probes += 1
             if clicks == 2 and os.environ.get("HIDDENDECK_SCREENS"):
                 page.screenshot(path=str(Path(os.environ["HIDDENDECK_SCREENS"]) / f"{game}.png"),
                                 full_page=True)
             seen = page.evaluate("window.hdUpdates")
             page.click("#actions button >> nth=0")
-            page.wait_for_function(f"window.hdUpdates > {seen}", timeout=20000)
+            page.wait_for_function(f"window.hdUpdates > {seen}", timeout=120000)
             clicks += 1
         assert clicks > 0 and probes > 0 and changed > 0
         assert "wins" in page.inner_text("#outcome") or "draw" in page.inner_text("#outcome")
@@ -267,3 +275,11 @@ def test_a_whole_game_is_played_by_clicking_and_the_page_hides_what_its_seat_can
     finally:
         page.close()
         server.stop()
+
+
+def test_without_the_web_extra_serve_says_what_to_install(monkeypatch):
+    from evaluation.serve.app import require_web
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # an import of it now fails
+    with pytest.raises(SystemExit, match=r"needs the web extra \(uvicorn is missing\)"):
+        require_web()

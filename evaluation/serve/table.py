@@ -155,8 +155,9 @@ class Table:
                 action = int(choose(policy, self.vec.observation, self.vec.action_mask,
                                     np.array([[0, seat]]))[0])
             self._step(seat, action)
+            if self.over:
+                self._finish()  # before the last views, which link to its replay
             await self.broadcast()
-        self._finish()
 
     def _step(self, seat: int, action: int) -> None:
         before = self.vec.records[0].copy()  # the table the action was taken at
