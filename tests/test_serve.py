@@ -153,6 +153,13 @@ def test_a_finished_game_is_stored_with_who_sat_where_and_replays(tmp_path):
         assert [f["line"] for f in frames[1:]] == view["log"]
 
 
+def test_a_database_that_cannot_take_the_games_is_refused_before_play(tmp_path):
+    (tmp_path / "notes.sqlite").write_text("not a database")
+    with pytest.raises(ValueError, match="notes.sqlite"):
+        Table("amongus", ["human", "random", "random", "random"], db=str(tmp_path / "notes.sqlite"),
+              num_players=4)
+
+
 # -- in a real browser ---------------------------------------------------------------------
 def _browser_missing() -> str | None:
     if not shutil.which("chromium") and not Path(CHROMIUM).exists():

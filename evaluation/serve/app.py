@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import sys
 from pathlib import Path
 
 from .table import Table, replay_frames
@@ -135,9 +136,23 @@ def make_app(table: Table):
             table.listeners[seat].discard(queue)
             sender.cancel()
 
+    def stopped(task: asyncio.Task) -> None:
+        """A table that stops by an error (a policy's, the database's) says so on the host's
+        terminal and on every open page."""
+        if task.cancelled() or task.exception() is None:
+            return
+        error = task.exception()
+        print(f"hiddendeck serve: the table stopped: {type(error).__name__}: {error}",
+              file=sys.stderr)
+        for queues in table.listeners.values():
+            for q in queues:
+                q.put_nowait({"type": "error", "message": "the table stopped by an error on "
+                              "the server; the host's terminal says which"})
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         task = asyncio.create_task(table.run())
+        task.add_done_callback(stopped)
         table.loop = asyncio.get_running_loop()
         yield
         task.cancel()

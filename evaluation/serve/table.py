@@ -106,6 +106,12 @@ class Table:
         self.seats = plan_seats(seats, self.spec, self.params, labels or {})
         self.seed, self.index, self.pace, self.db = seed, first_index, pace, db
         self.ffa = free_for_all(self.spec)
+        if db:  # a database that cannot take this game is refused now, not after a game
+            from ..benchmark import check_results_file
+            from ..tournament import Results
+
+            check_results_file(db)
+            Results(db, self.spec, self.params).close()
         built: dict[str, Policy] = {}
         for s in self.seats:
             for e in s.policies.values():
