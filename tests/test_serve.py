@@ -13,6 +13,7 @@ import asyncio
 import importlib
 import importlib.util
 import json
+import sqlite3
 import os
 import shutil
 import socket
@@ -29,7 +30,6 @@ pytest.importorskip("starlette", reason="the web extra is not installed (pip ins
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-import envs  # noqa: E402
 from evaluation.replay import records  # noqa: E402
 from evaluation.serve.app import make_app  # noqa: E402
 from evaluation.serve.table import Table  # noqa: E402
@@ -121,6 +121,10 @@ def test_a_bad_message_gets_one_error_and_the_game_goes_on():
                 ws.send_text(text)
                 reply = ws.receive_json()
                 assert reply["type"] == "error" and reply["message"], text
+            with client.websocket_connect(f"/ws/1?token={table.seats[1].token}") as watcher:
+                watcher.receive_json()  # a policy's seat: its page may watch, never move
+                watcher.send_json({"type": "act", "action": min(legal)})
+                assert "only watches" in watcher.receive_json()["message"]
             ws.send_json({"type": "act", "action": min(legal)})
             after = ws.receive_json()
             assert after["type"] == "view"
@@ -142,8 +146,6 @@ def test_a_finished_game_is_stored_with_who_sat_where_and_replays(tmp_path):
         assert len(stored) == 1 and stored[0].actions == table.finished[0].actions
         sides = stored[0].policies["sides"]
         assert any("alice" in side.split("+") for side in sides)
-        import sqlite3
-
         seats = json.loads(sqlite3.connect(db).execute("SELECT seats FROM seatings").fetchone()[0])
         assert seats == ["alice", "random", "heuristic", "random"]
         listed = client.get(f"/api/games?token={token}").json()

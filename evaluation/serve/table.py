@@ -189,6 +189,8 @@ class Table:
             return f'"action" must be an action number, got {action!r}'
         if self.over:
             return "the game is over"
+        if self.seats[seat].person is None:
+            return f"a policy plays player_{seat}: this page only watches"
         deciding = int(self.vec.current_seat[0])
         if deciding != seat or self._move is None or self._move.done():
             return f"not your turn: player_{deciding} decides"
