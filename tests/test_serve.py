@@ -3,8 +3,9 @@ every message from a browser is checked, finished games are stored with who sat 
 in a real headless Chromium, whole games of every title are played by clicking, with the
 page unchanged when the cards its seat cannot see are re-dealt.
 
-The browser tests need Debian's ``chromium`` and Playwright's Python client (``.ci/run``
-installs both); they are skipped, saying which is missing, without them. With
+The browser tests need Debian's ``chromium`` (``.ci/run`` installs it) and Playwright's Python
+client (the ``web-tests`` extra, which ``make test`` installs); they are skipped, saying which is
+missing, without them. With
 ``HIDDENDECK_SCREENS=DIR`` they save a screenshot of each game there (docs/screens/)."""
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("starlette", reason="the web extra is not installed (pip install .[web])")
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e .[web-tests])")
 
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
@@ -167,7 +168,7 @@ def _browser_missing() -> str | None:
     if not shutil.which("chromium") and not Path(CHROMIUM).exists():
         return "Debian's chromium is not installed (apt-get install chromium)"
     if importlib.util.find_spec("playwright") is None:
-        return "Playwright's Python client is not installed (pip install playwright)"
+        return "Playwright's Python client is not installed (pip install -e .[web-tests])"
     if importlib.util.find_spec("uvicorn") is None:
         return "uvicorn is not installed (pip install .[web])"
     return None
