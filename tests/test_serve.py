@@ -5,8 +5,8 @@ page unchanged when the cards its seat cannot see are re-dealt.
 
 The browser tests need Debian's ``chromium`` (``.ci/run`` installs it) and Playwright's Python
 client (the ``web-tests`` extra, which ``make test`` installs); they are skipped, saying which is
-missing, without them. With
-``HIDDENDECK_SCREENS=DIR`` they save a screenshot of each game there (docs/screens/)."""
+missing, without them. With ``HIDDENDECK_SCREENS=DIR`` they save a screenshot of each game
+there (docs/screens/)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e .[web-tests])")
+pytest.importorskip("starlette",
+                    reason="the web extra is not installed (pip install -e .[web-tests])")
 
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
