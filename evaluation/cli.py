@@ -1,6 +1,7 @@
 """The hiddendeck command: train, match, evaluate and benchmark agents on hidden-role card games,
-or play a seat yourself (demo, train, bench, play, eval, tournament, replay, report, beliefs,
-exploit). Every subcommand that takes a game lists the games and their parameters in its --help.
+or play a seat yourself (demo, train, bench, play, serve, eval, tournament, replay, report,
+beliefs, exploit). Every subcommand that takes a game lists the games and their parameters in its
+--help.
 Errors are one line, "hiddendeck: ...", with exit status 2 (hiddendeck --debug COMMAND adds
 the traceback); Ctrl-C, SIGTERM and SIGHUP end a command with one line and status 130, 143 and
 129, its worker processes with it."""
@@ -135,6 +136,35 @@ def cmd_play(args) -> int:
         play(args.game, args.seat, opponents=opponents, seed=args.seed, **params)
     except EOFError:
         print("\nhiddendeck: end of input: game abandoned", file=sys.stderr)
+    return 0
+
+
+def cmd_serve(args) -> int:
+    import secrets
+
+    from .serve.app import require_web, serve
+
+    require_web()  # before numba compiles anything
+    import envs
+
+    from .serve.table import HUMAN, Table
+
+    params = _params(args.param)
+    if args.players is not None:
+        params["num_players"] = args.players
+    players = envs.registry[args.game].resolve(**params)["num_players"]
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else \
+        [HUMAN] + ["heuristic"] * (players - 1)
+    labels = {}
+    for item in args.label or []:
+        seat, sep, name = item.partition("=")
+        if not sep or not seat.isdigit():
+            raise ValueError(f"--label expects SEAT=NAME, got {item!r}")
+        labels[int(seat)] = name
+    seed = secrets.randbits(62) if args.seed is None else args.seed
+    print(f"seed {seed} (deals are numbered from 0; --seed {seed} deals them again)")
+    table = Table(args.game, seats, labels, seed=seed, pace=args.pace, db=args.db, **params)
+    serve(table, host=args.host, port=args.port)
     return 0
 
 
@@ -298,6 +328,34 @@ def _parser() -> _Parser:
                       help="a game parameter (repeatable)")
     play.add_argument("--seed", type=seed, default=0, help="seed of the deal")
     play.set_defaults(run=cmd_play)
+
+    serve = sub.add_parser(
+        "serve", help="a browser table: people take seats beside policies (needs the web extra)",
+        description="Serve one table as a local web app: each seat gets a link with its own "
+        "token; people play by clicking, policies fill the other seats at --pace. Finished "
+        "games go to --db with who sat where; a replay viewer steps through them.",
+    )
+    serve.add_argument("game", choices=list(envs.registry), help="the game")
+    serve.add_argument("--players", type=positive_int, default=None,
+                       help="seats at the table (default: the game's)")
+    serve.add_argument("--seats", default=None, metavar="A,B,...",
+                       help="one item per seat: human, or a policy (random, heuristic, zoo:NAME, "
+                       "X.pt, py:MOD:ATTR); NAME+NAME for a seat whose first policy plays only "
+                       "one team (default: human, then heuristic)")
+    serve.add_argument("--label", action="append", metavar="SEAT=NAME",
+                       help="the name a person at SEAT is recorded by (default: human)")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default %(default)s: this machine only)")
+    serve.add_argument("--port", type=positive_int, default=8000)
+    serve.add_argument("--db", default=None, help="store every finished game in this results "
+                       "database (replays list its games too)")
+    serve.add_argument("--pace", type=float, default=1.0,
+                       help="seconds before each policy move (default %(default)s)")
+    serve.add_argument("--param", action="append", metavar="NAME=VALUE",
+                       help="a game parameter (repeatable)")
+    serve.add_argument("--seed", type=seed, default=None,
+                       help="seed of the deals (default: a fresh random one, printed)")
+    serve.set_defaults(run=cmd_serve)
 
     _describe_games(sub)
     return parser

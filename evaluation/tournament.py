@@ -68,6 +68,9 @@ CREATE TABLE IF NOT EXISTS games (
     winner INTEGER NOT NULL, truncated INTEGER NOT NULL, length INTEGER NOT NULL,
     rewards TEXT NOT NULL, deal TEXT NOT NULL, actions BLOB,
     PRIMARY KEY (pairing, idx));
+CREATE TABLE IF NOT EXISTS seatings (
+    pairing INTEGER NOT NULL, idx INTEGER NOT NULL, seats TEXT NOT NULL,
+    PRIMARY KEY (pairing, idx), FOREIGN KEY (pairing, idx) REFERENCES games(pairing, idx));
 CREATE TABLE IF NOT EXISTS context_teams (
     context INTEGER PRIMARY KEY REFERENCES contexts(id), teams TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (
@@ -226,6 +229,14 @@ class Results:
                 self.db.execute(
                     "INSERT INTO run_pairings VALUES (?, ?, ?) ON CONFLICT (run, pairing) DO "
                     "UPDATE SET games = games + excluded.games", (run, pairing, added))
+
+    def store_seating(self, pairing: int, index: int, seats: list[str]) -> None:
+        """Who sat at each seat of one stored game (a served game's people by the host's
+        label, beside its policies): a team's side names its players together, and a study of
+        people needs each person's seat."""
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO seatings VALUES (?, ?, ?)",
+                            (pairing, int(index), json.dumps(list(seats))))
 
     def games(self):
         """Every stored game of the context: (sides, winner, rewards, deal number)."""
