@@ -1,7 +1,7 @@
 """The hiddendeck command: train, match, evaluate and benchmark agents on hidden-role card games,
 or play a seat yourself (demo, train, bench, play, serve, eval, tournament, replay, report,
-beliefs, exploit). Every subcommand that takes a game lists the games and their parameters in its
---help.
+beliefs, exploit, exploit-search). Every subcommand that takes a game lists the games and their
+parameters in its --help.
 Errors are one line, "hiddendeck: ...", with exit status 2 (hiddendeck --debug COMMAND adds
 the traceback); Ctrl-C, SIGTERM and SIGHUP end a command with one line and status 130, 143 and
 129, its worker processes with it."""

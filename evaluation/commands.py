@@ -196,6 +196,23 @@ def cmd_exploit(args) -> int:
     return 0
 
 
+def cmd_exploit_search(args) -> int:
+    from .entrants import split_list
+    from .exploit_search import exploit_search, format_report
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    warm = None if args.warm is None else ([] if args.warm == "none" else split_list(args.warm))
+    report = exploit_search(args.game, args.against, args.team, players=args.players,
+                            steps=args.steps, games=args.games, seed=args.seed,
+                            kinds=None if args.kinds is None else split_list(args.kinds),
+                            base=args.base, warm=warm, population_name=args.population,
+                            progress=say)
+    print(json.dumps(report) if args.json else format_report(report))
+    return 0
+
+
 def cmd_benchmark(args) -> int:
     from .benchmark import benchmark, format_report, met_in_training
     from .entrants import resolve, split_list
@@ -253,8 +270,8 @@ def cmd_results(args) -> int:
 
 
 def register(subparsers) -> None:
-    """Add ``eval``, ``tournament``, ``ffa``, ``replay``, ``report``, ``beliefs`` and ``exploit``
-    to ``hiddendeck``."""
+    """Add ``eval``, ``tournament``, ``ffa``, ``replay``, ``report``, ``beliefs``, ``exploit``
+    and ``exploit-search`` to ``hiddendeck``."""
     p = subparsers.add_parser(
         "eval", help="cross-play matrix: every policy of one team against every other team's",
         description="Cross-play: every combination of one policy per team plays the same "
@@ -385,6 +402,37 @@ def register(subparsers) -> None:
                    help="where the exploiter learns (training's --device)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_exploit)
+
+    p = subparsers.add_parser(
+        "exploit-search", help="one small PPO exploiter per decision kind: does one decision "
+        "changed beat the target?",
+        description="For each kind of decision TEAM meets, a small PPO exploiter plays TEAM's "
+        "decisions of that kind only, the base (POLICY itself, or --base) TEAM's others, and "
+        "POLICY the other team; beside them one exploiter of every kind from scratch and one "
+        "warm-started from each population member of TEAM. Each plays POLICY on the same "
+        "held-out deals as the base alone: its win rate (a draw is not a win) and its gain over "
+        "TEAM's own play with a paired 95%% interval and one simultaneous over every row; with "
+        "no simultaneous lower bound above 0, no exploit was found at this budget.",
+    )
+    p.add_argument("game", choices=list(envs.registry))
+    p.add_argument("--against", required=True, metavar="POLICY",
+                   help="the target, on the other team: a name, a checkpoint, zoo:NAME")
+    p.add_argument("--team", required=True, help="the team the exploiters play")
+    p.add_argument("--base", default=None, metavar="POLICY", help="plays TEAM's other "
+                   "decisions (default: the target itself)")
+    p.add_argument("--players", type=int, default=None, help="seats at the table")
+    p.add_argument("--steps", type=_positive, default=200_000,
+                   help="engine decisions played while each exploiter trains")
+    p.add_argument("--games", type=games_count, default=2000, help="held-out paired deals")
+    p.add_argument("--seed", type=seed, default=0, help="the training seed")
+    p.add_argument("--kinds", default=None, metavar="K1,K2", help="the kinds to search, by "
+                   "name or a prefix naming one (default: every kind TEAM meets with a choice)")
+    p.add_argument("--warm", default=None, metavar="A,B|none", help="the members to "
+                   "warm-start from (default: every member of TEAM but random)")
+    p.add_argument("--population", default=POPULATION, choices=sorted(POPULATIONS),
+                   help=f"where the members come from (default {POPULATION})")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_exploit_search)
 
     p = subparsers.add_parser(
         "metagame", help="Nash averaging and alpha-Rank over an eval cross-play matrix",

@@ -1,6 +1,7 @@
 """Layering: the engine and the agents never import evaluation or training, and evaluation's
 modules never import training; only the commands that join the two (the CLI's ``train``,
-``demo`` and ``exploit``) reach training, and only when they run."""
+``demo``, ``exploit`` and ``exploit-search``'s warm start) reach training, and only when they
+run."""
 
 import subprocess
 import sys
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-JOINING = {"evaluation.cli", "evaluation.demo", "evaluation.exploit"}
+JOINING = {"evaluation.cli", "evaluation.demo", "evaluation.exploit",
+           "evaluation.exploit_search"}
 
 
 def modules(package: str) -> list[str]:

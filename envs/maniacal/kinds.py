@@ -1,0 +1,7 @@
+"""MANIACAL's decision kinds: the observation's ``decision`` piece, named as the rules number
+them."""
+
+from .spec import DECISION_NAMES as NAMES
+
+PIECE = "decision"
+__all__ = ["NAMES", "PIECE"]
