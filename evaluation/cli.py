@@ -1,6 +1,7 @@
 """The hiddendeck command: train, match, evaluate and benchmark agents on hidden-role card games,
-or play a seat yourself (demo, train, bench, play, eval, tournament, replay, report, beliefs,
-exploit). Every subcommand that takes a game lists the games and their parameters in its --help.
+or play a seat yourself; every command is listed below, with hiddendeck COMMAND --help for its
+options. Every subcommand that takes a game lists the games and their parameters in its --help.
+A policy is --policy where one is scored or played and --against for the other seats'.
 Errors are one line, "hiddendeck: ...", with exit status 2 (hiddendeck --debug COMMAND adds
 the traceback); Ctrl-C, SIGTERM and SIGHUP end a command with one line and status 130, 143 and
 129, its worker processes with it."""
@@ -130,7 +131,7 @@ def cmd_play(args) -> int:
     params = _params(args.param)
     if args.players is not None:
         params["num_players"] = args.players
-    opponents = args.opponents or ["heuristic"]
+    opponents = args.against or ["heuristic"]
     try:
         play(args.game, args.seat, opponents=opponents, seed=args.seed, **params)
     except EOFError:
@@ -217,7 +218,7 @@ def _say(line: str) -> None:
 def _parser() -> _Parser:
     import envs
 
-    from .commands import seed
+    from .commands import deprecated_alias, seed
 
     parser = _Parser(prog="hiddendeck", description=__doc__)
     parser.add_argument("--version", action="version", version=f"hiddendeck {_version()}")
@@ -287,13 +288,15 @@ def _parser() -> _Parser:
     play.add_argument("--seat", type=int, default=0, help="your seat, from 0")
     play.add_argument("--players", type=positive_int, default=None,
                       help="seats at the table (default: the game's)")
-    play.add_argument(
-        "--opponents",
+    against = play.add_argument(
+        "--against",
         action="append",
         metavar="[TEAM=]NAME",
-        help="random, heuristic, or a checkpoint file (it plays the team it was trained for); "
-        "TEAM=NAME for one team; repeatable; teams not named: heuristic",
+        help="the other seats' policy: random, heuristic, another scripted name, a checkpoint "
+        "file (it plays the team it was trained for), zoo:NAME or py:MODULE:ATTR; TEAM=NAME "
+        "for one team; repeatable; teams not named: heuristic",
     )
+    deprecated_alias(play, "--opponents", against)
     play.add_argument("--param", action="append", metavar="NAME=VALUE",
                       help="a game parameter (repeatable)")
     play.add_argument("--seed", type=seed, default=0, help="seed of the deal")
