@@ -179,7 +179,7 @@ def _stop(signum, frame) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    debug = False
+    debug, args = False, None
     on_main_thread = threading.current_thread() is threading.main_thread()
     caught = [getattr(signal, name) for name in STOPPED_BY if hasattr(signal, name)]
     saved = {s: signal.signal(s, _stop) for s in caught} if on_main_thread else {}
@@ -189,7 +189,10 @@ def main(argv: list[str] | None = None) -> int:
         from .progress import set_quiet
 
         set_quiet(args.no_progress)
-        return args.run(args)
+        rc = args.run(args)
+        if getattr(args, "deprecated", None):
+            _say(f"hiddendeck: {'; '.join(args.deprecated)}")
+        return rc
     except KeyboardInterrupt:
         _say("\nhiddendeck: interrupted")
         return 130
@@ -200,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         if debug:
             traceback.print_exception(err)
         lines = str(err).strip().splitlines() or [type(err).__name__]
-        _say(f"hiddendeck: {lines[0]}")
+        notes = getattr(args, "deprecated", None) if args is not None else None
+        _say(f"hiddendeck: {lines[0]}" + (f" ({'; '.join(notes)})" if notes else ""))
         return 2
     finally:
         for s, handler in saved.items():

@@ -41,7 +41,14 @@ def seed(text: str) -> int:
 
 # One option name per meaning across the subcommands: --policy for the policy scored or
 # played, --against for the policy in the other seats. Old names go on working through
-# ``deprecated_alias``, each use saying the new name in one line on stderr.
+# ``deprecated_alias``; each use is noted in ``args.deprecated``, which ``hiddendeck`` says
+# on stderr in one line when the command ends (within the error's one line if it fails).
+
+
+def deprecated(args, old: str, new: str) -> None:
+    """Note that ``old`` was used where ``new`` is the name now."""
+    notes = getattr(args, "deprecated", None) or []
+    setattr(args, "deprecated", notes + [f"{old} is deprecated; use {new}"])
 
 
 class _Deprecated(argparse.Action):
@@ -50,8 +57,7 @@ class _Deprecated(argparse.Action):
         super().__init__(option_strings, dest, **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        print(f"hiddendeck: {option_string or self.metavar} is deprecated; use {self.new}",
-              file=sys.stderr)
+        deprecated(namespace, option_string, self.new)
         if self.append:
             values = (getattr(namespace, self.dest) or []) + [values]
         setattr(namespace, self.dest, values)
@@ -176,8 +182,7 @@ def ffa_sides(args) -> tuple[str, str]:
     if args.old_positional:
         if len(args.old_positional) > 2 or policy is not None:
             raise ValueError("ffa: give the policies as --policy POLICY [--against AGAINST]")
-        print("hiddendeck: ffa GAME POLICY [AGAINST] is deprecated; use --policy and --against",
-              file=sys.stderr)
+        deprecated(args, "ffa GAME POLICY [AGAINST]", "--policy and --against")
         policy, against = (args.old_positional + [against])[:2]
     if policy is None:
         raise ValueError("ffa: --policy is required")

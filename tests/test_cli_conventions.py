@@ -37,12 +37,20 @@ def test_no_subcommand_names_a_policy_option_its_own_way():
         assert not shown & odd, name
 
 
-def test_play_opponents_is_an_alias_of_against(capsys):
+def test_play_opponents_is_an_alias_of_against():
     args = _parser().parse_args(["play", "amongus", "--opponents", "random",
                                  "--against", "crew=heuristic"])
     assert args.against == ["random", "crew=heuristic"]
+    assert args.deprecated == ["--opponents is deprecated; use --against"]
+
+
+def test_a_deprecated_name_is_said_in_the_one_line_of_an_error(capsys):
+    from evaluation.cli import main
+
+    assert main(["play", "amongus", "--opponents", "nosuch.pt"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["hiddendeck: --opponents is deprecated; use --against"]
+    assert len(err) == 1 and "no such checkpoint file" in err[0]
+    assert err[0].endswith("(--opponents is deprecated; use --against)")
 
 
 @pytest.mark.parametrize("argv, sides, warned", [
@@ -50,10 +58,10 @@ def test_play_opponents_is_an_alias_of_against(capsys):
     (["--policy", "random", "--against", "sellhire"], ("random", "sellhire"), False),
     (["random", "sellhire"], ("random", "sellhire"), True),
 ])
-def test_ffa_takes_policy_and_against(argv, sides, warned, capsys):
+def test_ffa_takes_policy_and_against(argv, sides, warned):
     args = _parser().parse_args(["ffa", "maniacal", *argv])
     assert ffa_sides(args) == sides
-    assert ("deprecated" in capsys.readouterr().err) == warned
+    assert bool(getattr(args, "deprecated", None)) == warned
 
 
 def test_ffa_without_a_policy_is_one_clear_error():
