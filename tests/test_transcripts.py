@@ -85,3 +85,23 @@ def test_maniacal_names_every_opponent_action():
     assert not re.search(r"^player_\d: acts$", text, re.M)
     assert "* the picks are revealed: player_0 " in text
     assert re.search(r"^player_1: (activates|attempts|visits|plays|passes)", text, re.M)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_legal_action_has_words_without_relative_seats(game):
+    """Over a random game's decisions, not only the transcript's: each legal action's words
+    name seats absolutely, and no two legal actions read the same."""
+    import numpy as np
+
+    import envs
+
+    words = game_hook(game, "render", "action_words")
+    vec = envs.make_vec(game, 1, seed=3, num_players=GAMES[game][0])
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        record, seat = vec.records[0], int(vec.current_seat[0])
+        legal = np.flatnonzero(vec.action_mask[0])
+        said = [words(record, seat, int(a)) for a in legal]
+        assert not [w for w in said if re.search(r"\+\d", w)]
+        assert len(set(said)) == len(said), said
+        vec.step(np.array([rng.choice(legal)]))
