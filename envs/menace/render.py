@@ -255,12 +255,12 @@ def public_events(before: np.void, after: np.void, viewer: int) -> list[str]:
         agenda = f"{AGENDA_NAMES[int(after['agenda'][j])]}"
         if after["exiled"][j] and not before["exiled"][j]:
             lines.append(f"player_{j} is exiled and reveals their agenda: {agenda}")
-        if not after["alive"][j] and before["alive"][j]:
-            shown = f"; their agenda: {agenda}" if after["revealed"][j] else ""
-            lines.append(f"player_{j} is killed{shown}")
         for w in after["wound_list"][j, int(before["wound_n"][j]): int(after["wound_n"][j])]:
             lines.append(f"player_{j} takes a wound: "
                          f"{WOUND_NAMES[w] if w < len(WOUND_NAMES) else 'blank'}")
+        if not after["alive"][j] and before["alive"][j]:
+            shown = f"; their agenda: {agenda}" if after["revealed"][j] else ""
+            lines.append(f"player_{j} is killed{shown}")
     for track in ("oxygen", "energy"):
         if after[track] != before[track]:
             lines.append(f"{track.capitalize()} {int(before[track])} -> {int(after[track])}")
