@@ -286,7 +286,8 @@ def _parser() -> _Parser:
     play = sub.add_parser(
         "play", help="play one seat yourself at the terminal",
         description="Play one seat at the terminal against policies. Type an action's number\n"
-        "or name at the prompt; Ctrl-D or Ctrl-C quits.",
+        "or words at the prompt, help for the commands and the rules, card NAME for a card's\n"
+        "text; Ctrl-D or Ctrl-C quits. docs/screens/ shows a game of each.",
     )
     play.add_argument("game", choices=list(envs.registry), help="the game")
     play.add_argument("--seat", type=int, default=0, help="your seat, from 0")
