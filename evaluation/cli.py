@@ -1,7 +1,7 @@
 """The hiddendeck command: train, match, evaluate and benchmark agents on hidden-role card games,
-or play a seat yourself (demo, train, bench, play, serve, eval, tournament, replay, report,
-beliefs, exploit, exploit-search). Every subcommand that takes a game lists the games and their
-parameters in its --help.
+or play a seat yourself; every command is listed below, with hiddendeck COMMAND --help for its
+options. Every subcommand that takes a game lists the games and their parameters in its --help.
+A policy is --policy where one is scored or played and --against for the other seats'.
 Errors are one line, "hiddendeck: ...", with exit status 2 (hiddendeck --debug COMMAND adds
 the traceback); Ctrl-C, SIGTERM and SIGHUP end a command with one line and status 130, 143 and
 129, its worker processes with it."""
@@ -131,7 +131,7 @@ def cmd_play(args) -> int:
     params = _params(args.param)
     if args.players is not None:
         params["num_players"] = args.players
-    opponents = args.opponents or ["heuristic"]
+    opponents = args.against or ["heuristic"]
     try:
         play(args.game, args.seat, opponents=opponents, seed=args.seed, **params)
     except EOFError:
@@ -208,7 +208,7 @@ def _stop(signum, frame) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    debug = False
+    debug, args = False, None
     on_main_thread = threading.current_thread() is threading.main_thread()
     caught = [getattr(signal, name) for name in STOPPED_BY if hasattr(signal, name)]
     saved = {s: signal.signal(s, _stop) for s in caught} if on_main_thread else {}
@@ -218,7 +218,10 @@ def main(argv: list[str] | None = None) -> int:
         from .progress import set_quiet
 
         set_quiet(args.no_progress)
-        return args.run(args)
+        rc = args.run(args)
+        if getattr(args, "deprecated", None):
+            _say(f"hiddendeck: {'; '.join(args.deprecated)}")
+        return rc
     except KeyboardInterrupt:
         _say("\nhiddendeck: interrupted")
         return 130
@@ -229,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         if debug:
             traceback.print_exception(err)
         lines = str(err).strip().splitlines() or [type(err).__name__]
-        _say(f"hiddendeck: {lines[0]}")
+        notes = getattr(args, "deprecated", None) if args is not None else None
+        _say(f"hiddendeck: {lines[0]}" + (f" ({'; '.join(notes)})" if notes else ""))
         return 2
     finally:
         for s, handler in saved.items():
@@ -247,7 +251,7 @@ def _say(line: str) -> None:
 def _parser() -> _Parser:
     import envs
 
-    from .commands import seed
+    from .commands import deprecated_alias, seed
 
     parser = _Parser(prog="hiddendeck", description=__doc__)
     parser.add_argument("--version", action="version", version=f"hiddendeck {_version()}")
@@ -311,19 +315,22 @@ def _parser() -> _Parser:
     play = sub.add_parser(
         "play", help="play one seat yourself at the terminal",
         description="Play one seat at the terminal against policies. Type an action's number\n"
-        "or name at the prompt; Ctrl-D or Ctrl-C quits.",
+        "or words at the prompt, help for the commands and the rules, card NAME for a card's\n"
+        "text; Ctrl-D or Ctrl-C quits. docs/screens/ shows a game of each.",
     )
     play.add_argument("game", choices=list(envs.registry), help="the game")
     play.add_argument("--seat", type=int, default=0, help="your seat, from 0")
     play.add_argument("--players", type=positive_int, default=None,
                       help="seats at the table (default: the game's)")
-    play.add_argument(
-        "--opponents",
+    against = play.add_argument(
+        "--against",
         action="append",
         metavar="[TEAM=]NAME",
-        help="random, heuristic, or a checkpoint file (it plays the team it was trained for); "
-        "TEAM=NAME for one team; repeatable; teams not named: heuristic",
+        help="the other seats' policy: random, heuristic, another scripted name, a checkpoint "
+        "file (it plays the team it was trained for), zoo:NAME or py:MODULE:ATTR; TEAM=NAME "
+        "for one team; repeatable; teams not named: heuristic",
     )
+    deprecated_alias(play, "--opponents", against)
     play.add_argument("--param", action="append", metavar="NAME=VALUE",
                       help="a game parameter (repeatable)")
     play.add_argument("--seed", type=seed, default=0, help="seed of the deal")

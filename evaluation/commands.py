@@ -39,6 +39,37 @@ def seed(text: str) -> int:
     return value
 
 
+# One option name per meaning across the subcommands: --policy for the policy scored or
+# played, --against for the policy in the other seats. Old names go on working through
+# ``deprecated_alias``; each use is noted in ``args.deprecated``, which ``hiddendeck`` says
+# on stderr in one line when the command ends (within the error's one line if it fails).
+
+
+def deprecated(args, old: str, new: str) -> None:
+    """Note that ``old`` was used where ``new`` is the name now."""
+    notes = getattr(args, "deprecated", None) or []
+    setattr(args, "deprecated", notes + [f"{old} is deprecated; use {new}"])
+
+
+class _Deprecated(argparse.Action):
+    def __init__(self, option_strings, dest, new: str, append: bool = False, **kwargs):
+        self.new, self.append = new, append
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        deprecated(namespace, option_string, self.new)
+        if self.append:
+            values = (getattr(namespace, self.dest) or []) + [values]
+        setattr(namespace, self.dest, values)
+
+
+def deprecated_alias(parser, old: str, new: argparse.Action) -> None:
+    """``old`` as another name of the option ``new`` (hidden from --help)."""
+    parser.add_argument(old, dest=new.dest, action=_Deprecated, new=new.option_strings[0],
+                        append=isinstance(new, argparse._AppendAction), metavar=new.metavar,
+                        help=argparse.SUPPRESS)
+
+
 MAX_GAMES = 10**9  # a match of more is a typo: its batch list alone would not fit in memory
 
 
@@ -145,8 +176,23 @@ def cmd_tournament(args) -> int:
     return 0
 
 
+def ffa_sides(args) -> tuple[str, str]:
+    """``--policy`` and ``--against``, or the deprecated ``ffa GAME POLICY [AGAINST]``."""
+    policy, against = args.policy, args.against
+    if args.old_positional:
+        if len(args.old_positional) > 2 or policy is not None:
+            raise ValueError("ffa: give the policies as --policy POLICY [--against AGAINST]")
+        deprecated(args, "ffa GAME POLICY [AGAINST]", "--policy and --against")
+        policy, against = (args.old_positional + [against])[:2]
+    if policy is None:
+        raise ValueError("ffa: --policy is required")
+    return policy, against or "heuristic"
+
+
 def cmd_ffa(args) -> int:
     from .ffa import ffa_match
+
+    args.policy, args.against = ffa_sides(args)
 
     result = ffa_match(args.game, args.policy, args.against, args.games, seed=args.seed,
                        seats=args.seats, workers=args.workers, ray_address=args.ray,
@@ -314,9 +360,13 @@ def register(subparsers) -> None:
         "LABEL@SOURCE.",
     )
     _common(p, games=1000)
-    p.add_argument("policy", help="the policy scored (a name, a .pt checkpoint, LABEL@SOURCE)")
-    p.add_argument("against", nargs="?", default="heuristic",
-                   help="the policy in the other seats (default %(default)s)")
+    p.add_argument("--policy", dest="policy", default=None,
+                   help="the policy scored (a name, a .pt checkpoint, LABEL@SOURCE, zoo:NAME, "
+                   "py:MODULE:ATTR)")
+    p.add_argument("--against", dest="against", default=None,
+                   help="the policy in the other seats (default heuristic)")
+    p.add_argument("old_positional", nargs="*", metavar="POLICY [AGAINST]",
+                   help="deprecated: the same two as --policy and --against")
     p.add_argument("--seats", type=_positive, default=None,
                    help="POLICY's seats in each game (default: half the table, rounded down)")
     p.add_argument("--greedy", action="store_true",

@@ -1,7 +1,7 @@
 """Free-for-all strength: one policy against another, each in part of the seats, by final rank.
 
-    hiddendeck ffa maniacal runs/maniacal4/checkpoints/step_N/shared.pt heuristic \
-        --players 4 --games 10000 --seed 424242
+    hiddendeck ffa maniacal --policy runs/maniacal4/checkpoints/step_N/shared.pt \
+        --against heuristic --players 4 --games 10000 --seed 424242
 
 A free-for-all has no winning team to count, and a seat's place depends on who sits where (the
 first seat may move first, a neighbour passes the draft hand). So every deal is played once in

@@ -4,7 +4,13 @@ The person sees only what a player at that seat would: their own view (``render(
 the other seats' actions as they look across the table, from the game's
 ``render.public_action(record, seat, action, viewer)`` (face-down cards and secret ballots
 hidden until revealed), printed as ``player_N: <text>`` with ``record`` the table before the
-action. A game without that hook shows only who acted."""
+action; their own likewise, as ``player_N (you): <text>``; and what the rules then did in
+public, from ``render.public_events(before, after, viewer)`` (a vote's count and result, an exile, cards
+revealed, the tracks), each as ``  * <text>``. The menu names moves with
+``render.action_words(record, seat, action)`` (absolute seats, cards by name), and ``help``
+and ``card NAME`` answer from ``render.RULES_REMINDER`` and ``render.card_text``. A game
+without a hook shows only who acted, the action table's names, and no events: all the words
+live in the game's ``render`` module, for every front end to share."""
 
 from __future__ import annotations
 
@@ -73,10 +79,17 @@ def play(
     ):
         raise ValueError(f"seat must be in [0, {vec.num_players}), got {seat}")
     others = opponent_policies(opponents, vec.spec, vec.params, seed)
-    human = HumanPolicy(vec.spec.action_names, lambda: vec.render(0, seat), read=read)
+    words = game_hook(game, "render", "action_words")
+    human = HumanPolicy(
+        vec.spec.action_names, lambda: vec.render(0, seat), read=read,
+        words=(lambda a: words(vec.records[0], seat, a)) if words else None,
+        rules=game_hook(game, "render", "RULES_REMINDER") or "",
+        card_text=game_hook(game, "render", "card_text"))
     public_action = game_hook(game, "render", "public_action") or _who_acted
+    public_events = game_hook(game, "render", "public_events") or _no_events
     team = vec.spec.teams[vec.teams()[0, seat]]
-    print(f"You are player_{seat} ({team}).")
+    side = "" if team == f"player_{seat}" else f", on the {team} side"
+    print(f"You are player_{seat}{side}. Type help for the commands and the rules.")
     while True:
         deciding = vec.current_seat[0]
         if deciding == seat:
@@ -86,16 +99,27 @@ def play(
         who = np.array([[0, deciding]])  # game slot 0, the seat to decide
         action = choose(policy, vec.observation, vec.action_mask, who)
         before = vec.records[0].copy()  # the table the action was taken at
-        rewards, terminated, truncated = vec.step(action)  # refuses an illegal one first
-        if policy is not human:
-            seen = public_action(before, int(deciding), int(action[0]), seat)
-            print(f"player_{deciding}: {seen}")
+        # refuses an illegal one first; a finished game stays on the table, to tell how it ended
+        rewards, terminated, truncated = vec.step(action, autoreset=False)
+        seen = public_action(before, int(deciding), int(action[0]), seat)
+        print(f"player_{deciding}{'' if policy is not human else ' (you)'}: {seen}")
+        for event in public_events(before, vec.records[0], seat):
+            print(f"  * {event}")
         if terminated[0] or truncated[0]:
             outcome = "a draw" if truncated[0] else f"{vec.spec.teams[vec.winner[0]]} wins"
-            print(f"Game over: {outcome}. Your reward: {rewards[0, seat]:+.0f}")
+            print(vec.render(0, seat))
+            order = sorted(range(vec.num_players), key=lambda j: -rewards[0, j])
+            print(f"Game over: {outcome}. Rewards: " + ", ".join(
+                f"player_{j} {rewards[0, j]:+.2g}" for j in order))
+            print(f"Your reward: {rewards[0, seat]:+.2g}")
             return float(rewards[0, seat])
 
 
 def _who_acted(record, seat: int, action: int, viewer: int) -> str:
     """For a game without ``render.public_action``: that the seat acted, never what it did."""
     return "acts"
+
+
+def _no_events(before, after, viewer: int) -> list[str]:
+    """For a game without ``render.public_events``: nothing announced beyond the table."""
+    return []

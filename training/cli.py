@@ -10,6 +10,7 @@ import argparse
 import json
 import math
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from evaluation.commands import game_param, seed
@@ -230,6 +231,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--allow-code", action="store_true",
                    help="let --recipe name py:MODULE:ATTR policies, code it imports and runs")
     p.add_argument("--no-tensorboard", action="store_true")
+    p.add_argument("--wandb", default=None, metavar="PROJECT",
+                   help="also log to this Weights & Biases project (it mirrors the TensorBoard "
+                   "scalars; needs the wandb package, pip install 'hiddendeck[wandb]')")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(run=run)
     return p
@@ -293,7 +297,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
 
 # what may go with --recipe: how to run it, never what is trained
 RUN_OPTIONS = {"recipe", "seed", "out", "threads", "device", "resume", "quiet",
-               "no_tensorboard", "allow_code"}
+               "no_tensorboard", "allow_code", "wandb"}
 
 
 def args_from_recipe(ns: argparse.Namespace) -> Args:
@@ -322,7 +326,12 @@ def run(ns: argparse.Namespace) -> int:
         raise ValueError("train needs a GAME or --recipe NAME")
     else:
         args = args_from_namespace(ns)
-    paths = train(args)
+    logger = start_wandb(ns.wandb, args) if ns.wandb else None
+    try:
+        paths = train(args)
+    finally:
+        if logger is not None:
+            logger.finish()
     for team, path in paths.items():
         print(f"{team}: {path}")
     curves = Path(args.out) / "curves.json"
@@ -378,3 +387,19 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def start_wandb(project: str, args: Args):
+    """A Weights & Biases run that mirrors this run's TensorBoard scalars (``sync_tensorboard``),
+    so the trainer writes its metrics once, for both. wandb is imported only here: it is no
+    dependency of hiddendeck, and a run without --wandb never loads it."""
+    if not args.tensorboard:
+        raise ValueError("--wandb mirrors the TensorBoard logs: drop --no-tensorboard")
+    try:
+        import wandb
+    except ImportError:
+        raise ValueError("--wandb needs the wandb package: pip install 'hiddendeck[wandb]'") \
+            from None
+    config = json.loads(json.dumps(asdict(args), default=str))
+    return wandb.init(project=project, name=Path(args.out).name, dir=args.out, config=config,
+                      sync_tensorboard=True)

@@ -310,13 +310,15 @@ class VecEnv:
                 self._obs_offsets, self._layout,
             )
 
-    def step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def step(self, actions, autoreset: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Apply one action per game; returns ``(rewards [B, P], terminated [B], truncated [B])``,
-        fresh arrays the caller may keep."""
+        fresh arrays the caller may keep. ``autoreset=False`` leaves a finished game's record
+        as it ended (for a person to see how; the arrays then describe no live decision, and
+        the VecEnv needs ``reset()`` before it steps that game again)."""
         with self._lock:
-            return self._step(actions)
+            return self._step(actions, autoreset)
 
-    def _step(self, actions) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _step(self, actions, autoreset: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise ValueError(
@@ -345,7 +347,7 @@ class VecEnv:
         run(
             self.records, actions, self.observation, self.action_mask, self.current_seat,
             self.rewards, self.terminated, self.truncated, self.winner, self._obs_offsets,
-            self._layout, True,
+            self._layout, autoreset,
         )
         return self.rewards.copy(), self.terminated.copy(), self.truncated.copy()
 

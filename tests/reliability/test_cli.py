@@ -68,7 +68,7 @@ def test_demo_games_0_is_refused_before_training(capsys, value):
     (["play", "amongus", "--seed", "99999999999999999999"], "--seed"),
     (["play", "amongus", "--seat", "9"], "seat must be in [0, 6)"),
     (["play", "nosuchgame"], "invalid choice"),
-    (["play", "amongus", "--opponents", "nosuch.pt"], "no such checkpoint file"),
+    (["play", "amongus", "--against", "nosuch.pt"], "no such checkpoint file"),
     (["train", "nosuchgame"], "invalid choice"),
     ([], "required"),
     (["train", "menace", "--no-such-option"], "unrecognized arguments: --no-such-option"),
