@@ -35,7 +35,8 @@ def scripted(path: str, spec: GameSpec, params: dict) -> Policy:
 def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Policy:
     """A policy by name: ``random``, a scripted player of the game (``heuristic``; Among Us
     also ``chain``, the Menace also ``drain``), the path of a trained checkpoint, a shipped one
-    ``zoo:NAME`` (``agents.zoo``), or an outside policy ``py:module:attr`` (``agents.outside``)."""
+    ``zoo:NAME`` (``agents.zoo``), an outside policy ``py:module:attr`` (``agents.outside``), or a
+    language model ``llm:MODEL@BASE_URL`` (``agents.text.llm``)."""
     if zoo.is_zoo(name):
         name = str(zoo.path(name))
     if Path(name).suffix == ".pt":
@@ -46,6 +47,10 @@ def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Polic
         return RandomPolicy(seed)
     if is_outside(name):
         return outside_policy(name, spec, params, seed)
+    if name.startswith("llm:"):
+        from .text.llm import LLMPolicy
+
+        return LLMPolicy(name, spec, params, seed)
     if (spec.name, name) in SCRIPTED:
         return scripted(SCRIPTED[spec.name, name], spec, params)
     names = policy_names(spec.name)
@@ -54,7 +59,7 @@ def make_policy(name: str, spec: GameSpec, params: dict, seed: int = 0) -> Polic
         raise ValueError(f"policy {name!r} plays {games}, not {spec.name!r}; it has {names}")
     raise ValueError(f"unknown policy {name!r}; {spec.name} has {names}, zoo:NAME "
                      f"({', '.join(zoo.names(spec.name)) or 'none shipped'}), a .pt checkpoint or "
-                     f"py:MODULE:ATTR")
+                     f"py:MODULE:ATTR or llm:MODEL@BASE_URL")
 
 
 __all__ = ["Policy", "RandomPolicy", "make_policy", "policy_names", "scripted"]

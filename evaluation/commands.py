@@ -122,6 +122,28 @@ def _common(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="play the batches on a Ray cluster ('local' starts one here); needs the "
                    "[ray] extra")
+    _transcripts_option(p)
+
+
+def _transcripts_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--transcripts", metavar="DIR", default=None,
+                   help="where llm: entrants write every prompt and reply, one JSONL file per "
+                   "game and process (default: transcripts/ beside --db or in --out, else "
+                   "$HIDDENDECK_TRANSCRIPTS or runs/transcripts)")
+
+
+def keep_transcripts(args) -> None:
+    """Tell the ``llm:`` players (here and in the workers, which inherit the environment) where
+    their transcripts go: ``--transcripts``, else beside the results database or the output."""
+    if args.transcripts:
+        where = Path(args.transcripts)
+    elif getattr(args, "db", None):
+        where = Path(args.db).parent / "transcripts"
+    elif getattr(args, "out", None):
+        where = Path(args.out) / "transcripts"
+    else:
+        return
+    os.environ["HIDDENDECK_TRANSCRIPTS"] = str(where)
 
 
 def writable_directory(out: str) -> None:
@@ -143,6 +165,7 @@ def cmd_eval(args) -> int:
     from .crossplay import cross_play
     from .entrants import split_list
 
+    keep_transcripts(args)
     if args.out:
         writable_directory(args.out)
 
@@ -168,6 +191,7 @@ def cmd_eval(args) -> int:
 def cmd_tournament(args) -> int:
     from .tournament import run_tournament
 
+    keep_transcripts(args)
     table = run_tournament(
         args.game, args.policies, args.games, db=args.db, seed=args.seed, workers=args.workers,
         ray_address=args.ray, wait=args.wait, **_game_params(args),
@@ -193,7 +217,7 @@ def cmd_ffa(args) -> int:
     from .ffa import ffa_match
 
     args.policy, args.against = ffa_sides(args)
-
+    keep_transcripts(args)
     result = ffa_match(args.game, args.policy, args.against, args.games, seed=args.seed,
                        seats=args.seats, workers=args.workers, ray_address=args.ray,
                        greedy=args.greedy, **_game_params(args))
@@ -263,6 +287,7 @@ def cmd_benchmark(args) -> int:
     from .benchmark import benchmark, format_report, met_in_training
     from .entrants import resolve, split_list
 
+    keep_transcripts(args)
     spec = envs.registry[args.game]
     params = spec.resolve(**_game_params(args))
     exclude = [x for item in args.exclude for x in split_list(item)]
@@ -533,6 +558,7 @@ def register(subparsers) -> None:
                    help="the scoring deals (default %(default)s, a seed no trainer uses)")
     p.add_argument("--workers", type=_positive, default=None)
     p.add_argument("--db", default=None, help="also store the result in this results database")
+    _transcripts_option(p)
     p.add_argument("--exclude", action="append", default=[], metavar="A,B",
                    help="also leave out these members (labels or sources; repeatable)")
     p.add_argument("--keep-seen", action="store_true",

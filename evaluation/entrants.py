@@ -3,7 +3,9 @@
 An entrant is written ``SOURCE`` or ``LABEL@SOURCE``. ``SOURCE`` is any name that
 ``agents.make_policy`` knows (``random``, ``heuristic``, the scripted bots), the path of a
 trained checkpoint (``.pt``), a shipped one ``zoo:NAME`` (``agents.zoo``), or an outside
-policy ``py:module:attr`` (``agents.outside``); ``LABEL`` names it in tables and in the results
+policy ``py:module:attr`` (``agents.outside``), or a language model ``llm:MODEL@BASE_URL``
+(``agents.text.llm``; its URL's ``@`` is told apart from the label's, so ``llm:m@http://h/v1``
+and ``mine@llm:m@http://h/v1`` both read); ``LABEL`` names it in tables and in the results
 database, so two checkpoints called ``crew.pt`` from different runs can stand side by side
 (``a@runA/crew.pt``).
 
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from agents import make_policy, zoo
 from agents.outside import is_outside, source_digest
+from agents.text.llm import split_entrant
 from agents.checkpoint import CheckpointError, check_compatible, load_checkpoint
 from agents.policy import Policy
 from envs.core.spec import GameSpec
@@ -96,6 +99,9 @@ def resolve(text: str, spec: GameSpec, params: dict) -> Entrant:
     label, sep, source = text.strip().partition("@")
     if not sep:
         label, source = text.strip(), text.strip()
+    model = split_entrant(text.strip())
+    if model is not None:
+        label, source = model
     if not label or not source:
         raise ValueError(f"{text!r}: expected LABEL@SOURCE with both parts non-empty")
     if "," in label:
