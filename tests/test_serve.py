@@ -154,7 +154,7 @@ def test_a_finished_game_is_stored_with_who_sat_where_and_replays(tmp_path):
         assert [g["source"] for g in listed] == ["table", "db"]
         frames = client.get(f"/api/replay?token={token}&source=db&game=0&seat=0").json()["frames"]
         assert frames[-1]["table"] == view["table"]
-        assert [f["line"] for f in frames[1:]] == view["log"]
+        assert [line for f in frames[1:] for line in f["lines"]] == view["log"]
 
 
 def test_a_database_that_cannot_take_the_games_is_refused_before_play(tmp_path):

@@ -28,20 +28,28 @@ from ..replay import Record
 HUMAN = "human"  # a --seats item: a person takes this seat
 
 
-def action_words(spec, action: int) -> str:
+def action_words(game: str, record: np.void, seat: int, action: int) -> str:
     """The words a page shows for one action, on its button and in its own seat's log: the
-    one place to switch when the games' renderers give nicer words than the action names."""
-    return spec.action_names[action]
+    game's ``render.action_words`` (absolute seats, cards and abilities by name), as the
+    terminal player's menu, else the action's name."""
+    words = game_hook(game, "render", "action_words")
+    return words(record, seat, action) if words else envs.registry[game].action_names[action]
 
 
-def log_line(game: str, before: np.void, seat: int, action: int, viewer: int) -> str:
+def log_lines(game: str, before: np.void, after: np.void, seat: int, action: int,
+              viewer: int) -> list[str]:
     """What ``viewer`` sees of ``seat`` taking ``action`` at table ``before``: its own action in
-    full, another seat's as the terminal player sees it across the table."""
-    spec = envs.registry[game]
+    full, another seat's as the terminal player sees it across the table; then what the whole
+    table saw happen up to ``after`` (``render.public_events``: a vote's count, an exile)."""
     if seat == viewer:
-        return f"you: {action_words(spec, action)}"
-    public_action = game_hook(game, "render", "public_action") or _who_acted
-    return f"player_{seat}: {public_action(before, seat, action, viewer)}"
+        lines = [f"you: {action_words(game, before, seat, action)}"]
+    else:
+        public_action = game_hook(game, "render", "public_action") or _who_acted
+        lines = [f"player_{seat}: {public_action(before, seat, action, viewer)}"]
+    public_events = game_hook(game, "render", "public_events")
+    if public_events is not None:
+        lines += [f"* {event}" for event in public_events(before, after, viewer)]
+    return lines
 
 
 @dataclass
@@ -167,10 +175,11 @@ class Table:
 
     def _step(self, seat: int, action: int) -> None:
         before = self.vec.records[0].copy()  # the table the action was taken at
-        _, terminated, truncated = self.vec.step(np.array([action], np.int64))
+        # a finished game stays on the table as it ended, to be seen (the next is dealt anew)
+        _, terminated, truncated = self.vec.step(np.array([action], np.int64), autoreset=False)
         self.actions.append(action)
         for viewer, lines in enumerate(self.lines):
-            lines.append(log_line(self.game, before, seat, action, viewer))
+            lines += log_lines(self.game, before, self.vec.records[0], seat, action, viewer)
         self.over = bool(terminated[0] or truncated[0])
 
     def submit(self, seat: int, message) -> str | None:
@@ -209,7 +218,8 @@ class Table:
             "dealt": "player" if self.ffa else self.spec.teams[self.deal[seat]],
             "players": [f"player_{k}: {s.person or s.text}" for k, s in enumerate(self.seats)],
             "table": self.vec.render(0, seat), "deciding": None if self.over else deciding,
-            "actions": [{"action": int(a), "words": action_words(self.spec, int(a))}
+            "actions": [{"action": int(a),
+                         "words": action_words(self.game, self.vec.records[0], seat, int(a))}
                         for a in np.flatnonzero(self.vec.action_mask[0])] if mine else [],
             "log": self.lines[seat], "end": None,
         }
@@ -298,13 +308,14 @@ def replay_frames(record: Record, seat: int) -> list[dict]:
                         **record.params)
     if not 0 <= seat < vec.num_players:
         raise ValueError(f"seat must be in [0, {vec.num_players}), got {seat}")
-    frames = [{"table": vec.render(0, seat), "line": None}]
+    frames = [{"table": vec.render(0, seat), "lines": []}]
     for action in record.actions:
         deciding = int(vec.current_seat[0])
         if not vec.action_mask[0, action]:
             raise ValueError(f"game {record.index}: recorded action {action} is illegal")
         before = vec.records[0].copy()
-        vec.step(np.array([action], np.int64))
+        vec.step(np.array([action], np.int64), autoreset=False)
         frames.append({"table": vec.render(0, seat),
-                       "line": log_line(record.game, before, deciding, action, seat)})
+                       "lines": log_lines(record.game, before, vec.records[0], deciding, action,
+                                          seat)})
     return frames

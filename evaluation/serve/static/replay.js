@@ -9,9 +9,9 @@ let frames = [], at = 0;
 function draw() {
   $("table").textContent = frames[at].table;
   $("step").textContent = `decision ${at} of ${frames.length - 1}`;
-  $("log").replaceChildren(...frames.slice(1, at + 1).map((f) => {
+  $("log").replaceChildren(...frames.slice(1, at + 1).flatMap((f) => f.lines).map((line) => {
     const li = document.createElement("li");
-    li.textContent = f.line;
+    li.textContent = line;
     return li;
   }));
 }
