@@ -303,7 +303,7 @@ def store(db: str, record: Record, seats: list[Seat], spec, params: dict) -> Non
 
 def replay_frames(record: Record, seat: int) -> list[dict]:
     """A finished game step by step as ``seat`` saw it: the table after each decision and the
-    log so far (the same text its page showed)."""
+    lines each added to the log (the same text its page showed)."""
     vec = envs.make_vec(record.game, 1, seed=record.seed, first_index=record.index,
                         **record.params)
     if not 0 <= seat < vec.num_players:
