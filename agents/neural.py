@@ -118,13 +118,18 @@ def _layer(n_in: int, n_out: int, gain: float) -> nn.Linear:
     return layer
 
 
-def _mlp(n_in: int, hidden: list[int], n_out: int, out_gain: float) -> nn.Sequential:
+def _tanh_stack(n_in: int, widths: list[int]) -> tuple[list[nn.Module], int]:
+    """Linear and tanh layers of these widths, and the last width (``n_in`` if none)."""
     layers: list[nn.Module] = []
-    for h in hidden:
+    for h in widths:
         layers += [_layer(n_in, h, np.sqrt(2)), nn.Tanh()]
         n_in = h
-    layers.append(_layer(n_in, n_out, out_gain))
-    return nn.Sequential(*layers)
+    return layers, n_in
+
+
+def _mlp(n_in: int, hidden: list[int], n_out: int, out_gain: float) -> nn.Sequential:
+    layers, width = _tanh_stack(n_in, hidden)
+    return nn.Sequential(*layers, _layer(width, n_out, out_gain))
 
 
 BELIEF_WIDTH = 64  # the role head's hidden layer, at most
@@ -157,12 +162,9 @@ class _BeliefActor(nn.Module):
 
     def __init__(self, n_in: int, hidden: list[int], n_out: int, seats: int):
         super().__init__()
-        layers: list[nn.Module] = []
-        for h in hidden:
-            layers += [_layer(n_in, h, np.sqrt(2)), nn.Tanh()]
-            n_in = h
+        layers, width = _tanh_stack(n_in, hidden)
         self.trunk = nn.Sequential(*layers)
-        self.reader = _BeliefReader(n_in, seats, n_out)
+        self.reader = _BeliefReader(width, seats, n_out)
 
     def forward(self, observation: torch.Tensor) -> torch.Tensor:
         return self.reader(self.trunk(observation))
@@ -176,12 +178,9 @@ class _RecurrentActor(nn.Module):
     def __init__(self, n_in: int, hidden: list[int], n_out: int, seats: int = 0):
         super().__init__()
         *widths, memory = hidden
-        layers: list[nn.Module] = []
-        for h in widths:
-            layers += [_layer(n_in, h, np.sqrt(2)), nn.Tanh()]
-            n_in = h
+        layers, width = _tanh_stack(n_in, widths)
         self.encoder = nn.Sequential(*layers)
-        self.gru = nn.GRUCell(n_in, memory)
+        self.gru = nn.GRUCell(width, memory)
         self.head = _BeliefReader(memory, seats, n_out) if seats else _layer(memory, n_out, 0.01)
 
     def forward(self, observation: torch.Tensor, memory: torch.Tensor):
