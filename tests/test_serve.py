@@ -32,6 +32,7 @@ pytest.importorskip("starlette",
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
+from envs.menace.render import card_text  # noqa: E402
 from evaluation.replay import records  # noqa: E402
 from evaluation.serve.app import make_app  # noqa: E402
 from evaluation.serve.table import Table  # noqa: E402
@@ -131,6 +132,26 @@ def test_a_bad_message_gets_one_error_and_the_game_goes_on():
             after = ws.receive_json()
             assert after["type"] == "view"
             assert after["log"][-1] == f"you: {table.spec.action_names[min(legal)]}"
+
+
+def test_a_page_reads_any_cards_text_and_the_rules_without_moving():
+    """Printed card text is public: a page asks for a card by name and gets its text (or one
+    error naming the cards), its own page alone, and the game does not move."""
+    table = Table("menace", ["human"] + ["heuristic"] * 4, seed=5, pace=0, num_players=5)
+    with TestClient(make_app(table)) as client:
+        settled(table)
+        moves = len(table.actions)
+        with client.websocket_connect(f"/ws/0?token={table.seats[0].token}") as ws:
+            view = ws.receive_json()
+            assert view["rules"].startswith("The Menace Among Us")
+            ws.send_json({"type": "card", "name": "raise morale"})
+            assert ws.receive_json() == {"type": "card", "text": card_text("Raise Morale")}
+            for name, why in (("no such card", "no card named"), (5, '"name" must be'),
+                              ("x" * 101, '"name" must be')):
+                ws.send_json({"type": "card", "name": name})
+                reply = ws.receive_json()
+                assert reply["type"] == "error" and why in reply["message"], name
+            assert len(table.actions) == moves
 
 
 def test_a_finished_game_is_stored_with_who_sat_where_and_replays(tmp_path):

@@ -127,6 +127,9 @@ def make_app(table: Table):
                 except json.JSONDecodeError:
                     error = "a message must be JSON"
                 else:
+                    if isinstance(message, dict) and message.get("type") == "card":
+                        queue.put_nowait(table.card(message))  # to this page alone
+                        continue
                     error = table.submit(seat, message)
                 if error:
                     queue.put_nowait({"type": "error", "message": error})

@@ -26,6 +26,7 @@ from ..play import _who_acted
 from ..replay import Record
 
 HUMAN = "human"  # a --seats item: a person takes this seat
+MAX_CARD_NAME = 100  # a card name a page asks for, at most (the longest printed is under 60)
 
 
 def action_words(game: str, record: np.void, seat: int, action: int) -> str:
@@ -182,17 +183,31 @@ class Table:
             lines += log_lines(self.game, before, self.vec.records[0], seat, action, viewer)
         self.over = bool(terminated[0] or truncated[0])
 
+    def card(self, message: dict) -> dict:
+        """A page's ``{"type": "card", "name": ...}``: that card's printed text, which every
+        player may read (the game's ``render.card_text``), or the one error naming the cards."""
+        name = message.get("name")
+        if not isinstance(name, str) or len(name) > MAX_CARD_NAME:
+            return {"type": "error", "message": '"name" must be a card\'s name (a short text)'}
+        lookup = game_hook(self.game, "render", "card_text")
+        if lookup is None:
+            return {"type": "error", "message": f"{self.game} has no card texts to show"}
+        try:
+            return {"type": "card", "text": lookup(name)}
+        except ValueError as e:
+            return {"type": "error", "message": str(e)}
+
     def submit(self, seat: int, message) -> str | None:
         """A page's message, checked; ``None`` when taken, else the one error to show it."""
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            return 'a message is a JSON object with a "type": "act" or "again"'
+            return 'a message is a JSON object with a "type": "act", "again" or "card"'
         if message["type"] == "again":
             if not self.over:
                 return "the game is still being played"
             self.again.set()
             return None
         if message["type"] != "act":
-            return f'unknown message type {message["type"]!r}: expected "act" or "again"'
+            return f'unknown message type {message["type"]!r}: expected "act", "again" or "card"'
         action = message.get("action")
         if isinstance(action, bool) or not isinstance(action, int):
             return f'"action" must be an action number, got {action!r}'
@@ -222,6 +237,7 @@ class Table:
                          "words": action_words(self.game, self.vec.records[0], seat, int(a))}
                         for a in np.flatnonzero(self.vec.action_mask[0])] if mine else [],
             "log": self.lines[seat], "end": None,
+            "rules": game_hook(self.game, "render", "RULES_REMINDER") or "",
         }
         if self.over:
             view["end"] = {"outcome": self.outcome(),

@@ -14,6 +14,7 @@ function show(view) {
   $("who").textContent = `You are player_${view.seat} (dealt: ${view.dealt})`;
   $("players").textContent = view.players.join(" · ");
   $("table").textContent = view.table;
+  $("rules").textContent = view.rules;
   $("status").textContent = view.end ? "Game over"
     : view.actions.length ? "Your move" : `player_${view.deciding} decides`;
   const actions = $("actions");
@@ -39,8 +40,13 @@ function show(view) {
 socket.onmessage = (event) => {
   const message = JSON.parse(event.data);
   if (message.type === "error") $("error").textContent = message.message;
+  else if (message.type === "card") $("card-text").textContent = message.text;
   else { $("error").textContent = ""; show(message); }
   window.hdUpdates += 1;
 };
 socket.onclose = () => { $("error").textContent = "disconnected from the table (a bad link, or the server stopped)"; };
 $("again").onclick = () => socket.send(JSON.stringify({type: "again"}));
+$("card-form").onsubmit = (event) => {
+  event.preventDefault();
+  socket.send(JSON.stringify({type: "card", name: $("card-name").value}));
+};
