@@ -110,3 +110,30 @@ def test_forked_children_may_step_large_batches_after_the_parent_did():
         return  # numba's own pool runs them
     if "NUMBA_THREADING_LAYER" not in os.environ:
         assert done.stdout.strip() == "tbb"
+
+
+def test_the_cache_is_keyed_on_every_file_compiled_code_can_read():
+    """The cache's key leaves out the plain-Python files of ``agents`` (an edit there must not
+    recompile every game), so a file that holds kernels may import, at module level (where a
+    kernel can read what it imports), only files that are keyed."""
+    import ast
+    from pathlib import Path
+
+    from envs.core.jit import compiled_sources
+
+    keyed = set(compiled_sources())
+    agents_root = Path(__file__).resolve().parents[1] / "agents"
+    assert {p.name for p in keyed if p.is_relative_to(agents_root)} >= {
+        "policy.py", "menace_heuristic.py", "amongus_chain.py", "maniacal_styles.py"}
+    assert agents_root / "neural.py" not in keyed
+    for path in keyed:
+        if not path.is_relative_to(agents_root):
+            continue
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith(
+                    "agents")):
+                base = agents_root if not node.level else path.parents[node.level - 1]
+                name = (node.module or "").removeprefix("agents").lstrip(".")
+                target = base.joinpath(*name.split(".")) if name else base
+                files = [target.with_suffix(".py"), target / "__init__.py"]
+                assert any(f in keyed for f in files if f.exists()), (path.name, node.module)

@@ -7,8 +7,9 @@ Compiled code is cached on disk, because compiling a whole game takes up to a mi
 new process (a test subprocess, the CLI, a training worker) would pay it again. numba only
 notices edits to the file that holds a cached function, not to the functions it calls from
 other files, and keys its cache by neither ``NUMBA_BOUNDSCHECK`` nor our sources. So the cache
-lives in a directory named by a hash of every source file of ``envs`` and ``agents`` and of
-the compile switches: any edit or switch gives a fresh directory, and a stale build is never
+lives in a directory named by a hash of every source file that compiled code can read (all of
+``envs``, and the scripted players of ``agents``: ``compiled_sources``) and of the compile
+switches: any edit or switch gives a fresh directory, and a stale build is never
 loaded.
 ``NUMBA_CACHE_DIR`` set by the user is respected as it is.
 """
@@ -29,15 +30,31 @@ from numba import types
 from numba.extending import intrinsic
 
 
+def compiled_sources() -> list[Path]:
+    """The files whose edits can change compiled code: every file of ``envs`` (rules, and the
+    card data their kernels read as constants), and the scripted players in ``agents`` that
+    hold kernels (they call each other's: the Among Us chain crew plays the heuristic
+    impostor). The rest of ``agents`` (networks, text players, the zoo) is plain Python, and
+    an edit there must not recompile every game. Compiled code reads only what its own file
+    imports, so ``tests/test_jit.py`` checks that a file of ``agents`` holding kernels imports
+    from ``agents`` only files that are keyed too."""
+    envs_root = Path(__file__).resolve().parents[1]
+    agents_root = envs_root.parent / "agents"
+    return sorted(envs_root.rglob("*.py")) + sorted(
+        p for p in agents_root.rglob("*.py") if _compiles(p.read_text(encoding="utf-8")))
+
+
+def _compiles(source: str) -> bool:
+    """Whether a file holds compiled code: it compiles through this module, or numba itself."""
+    return "envs.core.jit" in source or "numba" in source
+
+
 def _cache_dir() -> str:
     digest = hashlib.sha256()
-    envs_root = Path(__file__).resolve().parents[1]
-    # The scripted players in ``agents`` call each other's kernels too (the Among Us chain crew
-    # plays the heuristic impostor), so their sources key the cache as well.
-    for root in (envs_root, envs_root.parent / "agents"):
-        for path in sorted(root.rglob("*.py")):
-            digest.update(str(path.relative_to(root.parent)).encode())
-            digest.update(path.read_bytes())
+    repository = Path(__file__).resolve().parents[2]
+    for path in compiled_sources():
+        digest.update(str(path.relative_to(repository)).encode())
+        digest.update(path.read_bytes())
     switches = (numba.__version__, os.environ.get("NUMBA_BOUNDSCHECK", ""),
                 os.environ.get("NUMBA_OPT", ""))
     digest.update(repr(switches).encode())
