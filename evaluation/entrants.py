@@ -19,6 +19,7 @@ refuse a checkpoint file that changed since it was checked.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import inspect
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,9 +132,19 @@ def resolve(text: str, spec: GameSpec, params: dict) -> Entrant:
 
 def code_digest(policy: Policy) -> str:
     """SHA-256 of the source file that defines a scripted policy's class: part of its
-    identity, so that games of an edited bot are never rated together with the old bot's."""
+    identity, so that games of an edited bot are never rated together with the old bot's. A
+    policy whose play is written in other files too names their modules in ``code_modules``
+    (a text player's prompt and reply parser live beside its class); they join the digest."""
     source = inspect.getsourcefile(type(policy))
-    return file_digest(source) if source else "sha256:unknown"
+    if not source:
+        return "sha256:unknown"
+    extra = getattr(policy, "code_modules", ())
+    if not extra:
+        return file_digest(source)
+    h = hashlib.sha256()
+    for path in (source, *(inspect.getsourcefile(importlib.import_module(m)) for m in extra)):
+        h.update(file_digest(path).encode())
+    return "sha256:" + h.hexdigest()
 
 
 def resolve_all(texts: list[str], spec: GameSpec, params: dict) -> list[Entrant]:

@@ -167,12 +167,14 @@ class Results:
         for e in entrants:
             row = self.db.execute("SELECT source, identity FROM entrants WHERE context=? AND "
                                   "label=?", (self.context, e.label)).fetchone()
+            # a scripted identity is name:SOURCE@DIGEST, and SOURCE may hold '@' itself
+            # (llm:MODEL@URL), so the digest is what follows the last '@'
             if row is not None and row[1] != e.identity and e.identity.startswith("name:") \
-                    and row[1].partition("@")[0] == e.identity.partition("@")[0]:
+                    and row[1].rpartition("@")[0] == e.identity.rpartition("@")[0]:
                 raise ValueError(
                     f"{e.label}: the scripted bot's code changed since its games were stored in "
-                    f"{self.path} ({row[1].partition('@')[2][:20]}... now "
-                    f"{e.identity.partition('@')[2][:20]}...); its old games cannot be rated "
+                    f"{self.path} ({row[1].rpartition('@')[2][:20]}... now "
+                    f"{e.identity.rpartition('@')[2][:20]}...); its old games cannot be rated "
                     f"with the new bot: use another --db"
                 )
             if row is not None and row[1] != e.identity:

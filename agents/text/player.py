@@ -28,6 +28,9 @@ class TextPolicy(Policy):
     sequential, whatever the batch."""
 
     remembers = True  # told (game slot, seat) of each row, for the transcript
+    # what a text player says and reads back is written here and in the protocol: both are
+    # part of its identity in a results database (evaluation.entrants.code_digest)
+    code_modules = ("agents.text.player", "agents.text.protocol")
 
     def __init__(self, spec: GameSpec, params: dict, seed: int = 0, reasks: int = 2,
                  fallback: str = "first", transcripts: str | Path | None = None):

@@ -10,7 +10,10 @@ import sys
 
 import pytest
 
-from evaluation.tournament import export_csv, run_tournament, summary_rows
+import envs
+from evaluation import entrants
+from evaluation.entrants import Entrant
+from evaluation.tournament import Results, export_csv, run_tournament, summary_rows
 
 SMALL = dict(batch_games=16, slots=8, workers=1)
 
@@ -59,6 +62,30 @@ def test_an_edited_scripted_bot_is_not_rated_with_its_old_games(tmp_path):
     with pytest.raises(ValueError, match="heuristic: the scripted bot's code changed"):
         run_tournament("amongus", ["random", "heuristic"], 32, db=db, **SMALL)
     assert con.execute("SELECT count(*) FROM games").fetchone() == before
+
+
+def test_an_edited_llm_player_is_named_as_edited_though_its_source_holds_an_at(tmp_path):
+    """``name:llm:MODEL@URL@DIGEST``: the digest follows the last '@', not the first."""
+    db = tmp_path / "r.sqlite"
+    run_tournament("amongus", ["random", "heuristic"], 16, db=db, **SMALL)
+    source = "llm:m@http://127.0.0.1:9/v1"
+    spec = envs.registry["amongus"]
+    results = Results(db, spec, spec.resolve())
+    results.register([Entrant("model", source, ("crew", "impostor"), f"name:{source}@sha256:0")])
+    with pytest.raises(ValueError, match="model: the scripted bot's code changed"):
+        results.register([Entrant("model", source, ("crew", "impostor"),
+                                  f"name:{source}@sha256:1")])
+    results.close()
+
+
+def test_a_text_players_identity_covers_its_prompt_and_parser(monkeypatch):
+    """Editing the protocol changes what the player sees and says, so it changes its identity."""
+    from agents.text.player import TextPolicy
+
+    hashed = []
+    monkeypatch.setattr(entrants, "file_digest", lambda path: hashed.append(path) or "sha256:x")
+    entrants.code_digest(TextPolicy.__new__(TextPolicy))
+    assert {p.rsplit("/", 1)[-1] for p in hashed} == {"player.py", "protocol.py"}
 
 
 @pytest.mark.parametrize("content", [b"", b"not a database at all", b"SQLite format 3\x00"])
