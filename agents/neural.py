@@ -14,6 +14,7 @@ import torch
 from torch import nn
 
 from agents.checkpoint import CheckpointError, check_compatible, load_checkpoint
+from agents.deduction import Deduction
 from agents.policy import Policy
 
 DEVICES = ("cpu", "cuda", "auto")
@@ -207,6 +208,10 @@ class ActorCritic(nn.Module):
     instead: the policy layer reads the head's probabilities beside the features, and the
     head's loss shapes the features (issue 41: a belief the policy is built around, learnt
     from the privileged teams in training; play needs only the seat's own observation).
+
+    ``deduction`` (a name in ``agents.deduction.DEDUCTIONS``, with ``deduction_params``, the
+    game's parameters) puts counts the agent makes from its own observation beside it, as the
+    actor's first step (``agents/deduction.py``).
     """
 
     def __init__(self, config: dict):
@@ -233,15 +238,26 @@ class ActorCritic(nn.Module):
             raise ValueError("model config 'belief_input' needs a role head ('belief_seats' > 0; "
                              "the trainer's belief_coef > 0, in a team game)")
         reading = seats if self.reads_beliefs else 0
+        deduce = None
+        if config.get("deduction") is not None:
+            deduce = Deduction(config["deduction"], config.get("deduction_params"), D)
+        n_in = D + (deduce.width if deduce else 0)
         if config["kind"] == "gru":
-            self.actor = _RecurrentActor(D, list(hidden), A, reading)
+            self.actor = _RecurrentActor(n_in, list(hidden), A, reading)
             self.memory_size = hidden[-1]
         elif reading:
-            self.actor = _BeliefActor(D, list(hidden), A, reading)
+            self.actor = _BeliefActor(n_in, list(hidden), A, reading)
             self.memory_size = 0
         else:
-            self.actor = _mlp(D, list(hidden), A, 0.01)
+            self.actor = _mlp(n_in, list(hidden), A, 0.01)
             self.memory_size = 0
+        if deduce is not None:  # the counts are the first step of the actor's first stack
+            if config["kind"] == "gru":
+                self.actor.encoder = nn.Sequential(deduce, *self.actor.encoder)
+            elif reading:
+                self.actor.trunk = nn.Sequential(deduce, *self.actor.trunk)
+            else:
+                self.actor = nn.Sequential(deduce, *self.actor)
         self.critic = _mlp(config["critic_input_size"], list(hidden), 1, 1.0)
         self.belief = None  # the detached head, beside the actor
         if seats and not reading:

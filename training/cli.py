@@ -166,6 +166,9 @@ def register(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--belief-input", action="store_true",
                    help="the actor reads the role head's beliefs and the head's loss shapes the "
                    "actor's features (needs --belief-coef > 0; team games only)")
+    p.add_argument("--deduction", type=_name_or_none, default=d.deduction, metavar="NAME",
+                   help="counts the agent makes from its own observation, read by its actor "
+                   "beside it (amongus-counts: the count over deals; default none)")
     p.add_argument("--opponent-share", type=float, default=d.opponent_share,
                    help="share of game sides played by league members (default %(default)s)")
     p.add_argument("--pool-size", type=_count, default=d.pool_size,
@@ -264,6 +267,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         centralised_critic=ns.centralised_critic,
         belief_coef=ns.belief_coef,
         belief_input=ns.belief_input,
+        deduction=ns.deduction,
         shared_policy=ns.shared_policy,
         opponent_share=ns.opponent_share,
         pool_size=ns.pool_size,

@@ -139,6 +139,11 @@ class Args:
     features too: a belief the policy is built around (issue 41). Play needs only the seat's
     own observation; the privileged teams are used in training alone. Needs
     ``belief_coef > 0`` and a team game"""
+    deduction: str | None = None
+    """counts the agent makes from its own observation, read by the actor beside it (a name in
+    ``agents.deduction.DEDUCTIONS``: ``amongus-counts``, the Among Us count over deals that a
+    flat network cannot make; issue 41). The policy, not the game, holds this model of the
+    other players, and a recipe that uses it says so. None: the raw observation alone"""
     shared_policy: bool = False
     """one policy for every seat (implied when the game has a single team or is a
     free-for-all: there every seat is its own side, and one policy plays them all)"""
@@ -284,6 +289,16 @@ class Args:
             raise ValueError(f"learning_rate must be positive, got {self.learning_rate}")
         if self.belief_coef < 0:
             raise ValueError(f"belief_coef must be >= 0, got {self.belief_coef}")
+        if self.deduction is not None:
+            from agents.deduction import DEDUCTIONS
+
+            if self.deduction not in DEDUCTIONS:
+                raise ValueError(f"unknown deduction {self.deduction!r}; known: "
+                                 f"{sorted(DEDUCTIONS)}")
+            if DEDUCTIONS[self.deduction].game != self.game:
+                raise ValueError(f"deduction {self.deduction!r} counts over "
+                                 f"{DEDUCTIONS[self.deduction].game}'s observation, not "
+                                 f"{self.game}'s")
         if self.belief_input and not self.belief_coef > 0:
             raise ValueError("belief_input needs the role head's loss: belief_coef > 0, got "
                              f"{self.belief_coef}")
@@ -397,6 +412,10 @@ def model_config(env, args: Args, team: str | None = None) -> dict:
     elif args.belief_input:
         raise ValueError(f"belief_input: {env.spec.name} is a free-for-all, with no other side "
                          "for a role head to predict")
+    if args.deduction is not None:
+        config["deduction"] = args.deduction
+        config["deduction_params"] = {k: v.item() if hasattr(v, "item") else v
+                                      for k, v in env.params.items()}
     return config
 
 
