@@ -31,7 +31,7 @@ from agents import zoo
 from agents.populations import DEFAULT, REFERENCE_SIZES, population
 
 from .crossplay import cross_play
-from .entrants import free_for_all, is_checkpoint, resolve, resolve_all
+from .entrants import free_for_all, is_checkpoint, played_greedy, resolve, resolve_all
 from .ffa import per_deal, play_seatings
 from .stats import DRAWS, format_difference, mean_interval, paired_difference
 from .tournament import SCHEMA, check_database_file, read_only
@@ -78,12 +78,14 @@ def _left_out(member: str, spec, params, exclude) -> bool:
     return entrant.label in exclude or member.partition("@")[2] in exclude
 
 
-def _outcomes(game, team, policy, members, games, seed, workers, params, seats
+def _outcomes(game, team, policy, members, games, seed, workers, params, seats, greedy=False
               ) -> tuple[dict[str, dict[str, np.ndarray]], str, str]:
     """``{label: {member: per-deal outcome}}`` for the policy and the reference, with their
     labels. A team's outcome on a deal is 1 if it won, else 0 (a draw is not a win)."""
     spec = envs.registry[game]
     mine = resolve(policy, spec, params)
+    if greedy:
+        mine = played_greedy(mine)
     reference = resolve(REFERENCE, spec, params)
     entrants = resolve_all(members, spec, params)
     if free_for_all(spec):
@@ -133,15 +135,17 @@ def _difference(d: tuple[float, float, float]) -> dict:
 def benchmark(game: str, team: str, policy: str, population_name: str = DEFAULT,
               games: int = 2000, seed: int = SCORING_SEED, workers: int | None = None,
               db: str | Path | None = None, exclude: tuple[str, ...] = (),
-              seats: int | None = None, per_deal_outcomes: bool = False, **params) -> dict:
+              seats: int | None = None, per_deal_outcomes: bool = False, greedy: bool = False,
+              **params) -> dict:
     """The policy's and the heuristic's blocks against the population, and their differences.
     ``exclude``: member labels (or sources) left out, such as the opponents a policy met in
     training (``met_in_training``): a score against them is not a held-out one; the report
     names the members left out. ``seats``: a free-for-all's seats for the policy (default half
     the table, rounded down; 1 for "one seat against the rest"). ``per_deal_outcomes``: also
     return each deal's mean over members for the policy and the reference (``per_deal``), for
-    intervals across runs scored on the same deals. Stored in the results database ``db``
-    when given."""
+    intervals across runs scored on the same deals. ``greedy``: the policy (a checkpoint) takes
+    its most likely action; the report says which play was scored. Stored in the results
+    database ``db`` when given."""
     spec = envs.registry[game]
     params = spec.resolve(**params)
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
@@ -162,7 +166,7 @@ def benchmark(game: str, team: str, policy: str, population_name: str = DEFAULT,
     if db is not None:
         check_results_file(db)
     out, mine, reference = _outcomes(game, team, policy, members, games, seed, workers, params,
-                                     seats)
+                                     seats, greedy)
     labels = [resolve(m, spec, params).label for m in members]
     left_out = [resolve(m, spec, params).label for m in everyone if m not in members]
     blocks = {who: _block([(m, out[who][m]) for m in labels], ffa) for who in (mine, reference)}
@@ -176,7 +180,7 @@ def benchmark(game: str, team: str, policy: str, population_name: str = DEFAULT,
     report = {
         "game": game, "version": spec.version, "params": params, "team": team,
         "policy": policy, "label": mine, "population": population_name, "members_play": other,
-        "excluded": sorted(left_out),
+        "play": "greedy" if greedy else "sampled", "excluded": sorted(left_out),
         "seed": seed, "games": games,
         "measure": ("mean position (1 = best)" if ffa
                     else f"{team} win rate ({DRAWS})"),
@@ -259,7 +263,8 @@ def format_report(r: dict) -> str:
     lib = r["lower_is_better"]
     seats = (f"{r['seats']} seat{'s' if r['seats'] > 1 else ''} of {r['params']['num_players']}"
              f" against the member in the rest, " if "seats" in r else "")
-    head = (f"{r['game']} v{r['version']} {r['params']['num_players']}p: {r['label']} as "
+    greedy = " (greedy)" if r.get("play") == "greedy" else ""
+    head = (f"{r['game']} v{r['version']} {r['params']['num_players']}p: {r['label']}{greedy} as "
             f"{r['team']} against population {r['population']} ({r['members_play']}), "
             f"{seats}{r['games']} paired deals, seed {r['seed']}; {r['measure']}"
             f"{' (lower is better)' if lib else ''}")

@@ -307,7 +307,7 @@ def cmd_benchmark(args) -> int:
         exclude += met_in_training(args.policy)
     report = benchmark(args.game, args.team, args.policy, args.population, games=args.games,
                        seed=args.seed, workers=args.workers, db=args.db, exclude=tuple(exclude),
-                       seats=args.seats, **_game_params(args))
+                       seats=args.seats, greedy=args.greedy, **_game_params(args))
     print(json.dumps(report) if args.json else format_report(report))
     return 0
 
@@ -566,5 +566,7 @@ def register(subparsers) -> None:
     p.add_argument("--seats", type=_positive, default=None,
                    help="a free-for-all game: the policy's seats in each game (default half "
                    "the table, rounded down; 1: one seat against the member in every other)")
+    p.add_argument("--greedy", action="store_true",
+                   help="POLICY (a checkpoint) takes its most likely action (default: sample)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_benchmark)

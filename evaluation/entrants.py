@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agents import make_policy, zoo
@@ -128,6 +128,15 @@ def resolve(text: str, spec: GameSpec, params: dict) -> Entrant:
         raise ValueError(f"{source}: claims to play {unknown}, not roles of {spec.name}")
     digest = source_digest(source) if is_outside(source) else code_digest(policy)
     return Entrant(label, source, tuple(plays), f"name:{source}@{digest}")
+
+
+def played_greedy(entrant: Entrant) -> Entrant:
+    """The same checkpoint taking its most likely action at every decision. Only a trained
+    policy has the choice: a scripted bot plays as it is written."""
+    if not entrant.checkpoint:
+        raise ValueError(f"greedy: {entrant.source!r} is not a checkpoint; only a trained policy "
+                         f"chooses between sampling and its most likely action")
+    return replace(entrant, greedy=True)
 
 
 def code_digest(policy: Policy) -> str:

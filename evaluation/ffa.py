@@ -30,7 +30,7 @@ import envs
 from agents.policy import Policy
 
 from .crossplay import BATCH_GAMES, SLOTS, batches_for
-from .entrants import free_for_all, resolve
+from .entrants import free_for_all, played_greedy, resolve
 from .harness import GameLog
 from .runner import run_batches
 from .stats import bootstrap_mean, format_difference, paired_difference
@@ -206,10 +206,7 @@ def ffa_match(game: str, policy: str, against: str, deals: int, seed: int = 0,
     params = spec.resolve(**params)
     a, b = resolve(policy, spec, params), resolve(against, spec, params)
     if greedy:
-        if not a.checkpoint:
-            raise ValueError(f"greedy: {a.source!r} is not a checkpoint; only a trained policy "
-                             f"chooses between sampling and its most likely action")
-        a = replace(a, greedy=True)
+        a = played_greedy(a)
     if a.label == b.label:
         raise ValueError(f"both sides are labelled {a.label!r}: give two different policies, "
                          f"or LABEL@SOURCE for two copies of one")

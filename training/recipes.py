@@ -3,7 +3,9 @@
 A recipe names the game, the table size and the step budget (agent decisions after the warm
 start: never wall time, so a loaded machine runs the same recipe), every trainer option that
 differs from ``training.ppo.Args``'s defaults, and how its runs are scored: the reference
-population, the scoring seeds (never a training seed) and the games per member. ::
+population, the scoring seeds (never a training seed), the games per member and whether a
+checkpoint is scored sampled or greedy (a hidden-role policy may mean to mix; said before its
+sweep runs, never chosen after looking). ::
 
     name = "menace5"
     game = "menace"
@@ -19,6 +21,7 @@ population, the scoring seeds (never a training seed) and the games per member. 
     population = "v1"
     seeds = [1_000_003]
     games = 4000
+    play = "sampled"          # or "greedy": decided before the sweep runs
 
 ``hiddendeck train --recipe menace5 --seed 11`` trains it; ``hiddendeck sweep menace5 --seeds 5``
 trains and scores several seeds (``training.sweep``). A key the trainer does not know, a wrong
@@ -47,7 +50,8 @@ NOT_IN_TRAINER = {"game", "num_players", "params", "seed", "out", "total_steps",
                   "resume", "seen_before", "progress", "tensorboard", "threads", "device",
                   "recipe"}
 TOP = {"name", "description", "game", "players", "steps", "params", "trainer", "score"}
-SCORE = {"population", "seeds", "games"}
+SCORE = {"population", "seeds", "games", "play"}
+PLAYS = ("sampled", "greedy")
 # Args fields that name policies: ``py:MODULE:ATTR`` there imports and runs code, which a shared
 # recipe file may not do unless the command line allows it (``--allow-code``).
 POLICY_FIELDS = ("scripted_opponents", "fixed_teams", "imitate", "imitate_also",
@@ -72,6 +76,7 @@ class Recipe:
     population: str = "v1"
     scoring_seeds: tuple[int, ...] = (1_000_003,)
     games: int = 2000
+    play: str = "sampled"  # how a trained checkpoint is scored: sampled, or its greedy action
 
     @property
     def label(self) -> str:
@@ -92,8 +97,8 @@ class Recipe:
 
 def _as_field(name: str, value, default):
     """A TOML value in the type of the Args field (lists become the tuples Args uses; TOML has
-    no null, so ``imitate = "none"`` is no warm start)."""
-    if name == "imitate" and isinstance(value, str) and value.lower() == "none":
+    no null, so ``imitate = "none"`` is no warm start, ``deduction = "none"`` none)."""
+    if name in ("imitate", "deduction") and isinstance(value, str) and value.lower() == "none":
         return None
     if isinstance(default, tuple) and isinstance(value, list):
         return tuple(value)
@@ -189,6 +194,10 @@ def load(name: str, allow_code: bool = False) -> Recipe:
     if not isinstance(seeds, list) or not seeds or not all(
             isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in seeds):
         raise bad("[score] seeds", f"expected a non-empty list of seeds, got {seeds!r}")
+    play = score.get("play")
+    if play not in PLAYS:
+        raise bad("[score] play", f"say how a checkpoint is scored, before its sweep runs: "
+                  f"one of {list(PLAYS)}, got {play!r}")
     games = score.get("games", 2000)
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
         raise bad("[score] games", f"expected an integer >= 2, got {games!r}")
@@ -207,7 +216,7 @@ def load(name: str, allow_code: bool = False) -> Recipe:
         digest="sha256:" + hashlib.sha256(raw).hexdigest(), game=data["game"],
         players=data["players"], steps=data["steps"], description=data.get("description", ""),
         params=params, trainer=trainer, population=population, scoring_seeds=tuple(seeds),
-        games=games)
+        games=games, play=play)
     try:
         recipe.args(seed=max(recipe.scoring_seeds) + 1, out="runs/check")
     except ValueError as e:

@@ -72,6 +72,7 @@ def score_run(recipe: Recipe, run_dir: Path, paths: dict, args: dict, workers: i
         reports = [benchmark(recipe.game, team, f"trained@{path}", recipe.population,
                              games=recipe.games, seed=s, workers=workers, exclude=tuple(seen),
                              per_deal_outcomes=True, num_players=recipe.players,
+                             greedy=recipe.play == "greedy",
                              **recipe.params)
                    for s in recipe.scoring_seeds]
         outcomes = [r.pop("per_deal") for r in reports]  # kept once, beside the reports
@@ -183,6 +184,7 @@ def sweep(recipe_name: str, seeds: list[int], out: str | Path, workers: int = 1,
     result = {"recipe": recipe.label, "game": recipe.game, "players": recipe.players,
               "steps": recipe.steps, "population": recipe.population,
               "scoring_seeds": list(recipe.scoring_seeds), "games": recipe.games,
+              "play": recipe.play,
               "seeds": scores, "aggregate": aggregate(scores)}
     _atomic_json(out / "results.json", result)
     (out / "results.md").write_text(page(recipe, result))
@@ -204,7 +206,7 @@ def page(recipe: Recipe, result: dict) -> str:
              + (f": {recipe.description}" if recipe.description else "."),
              f"{recipe.game} at {recipe.players} players, {recipe.steps:,} agent decisions "
              f"per seed; scored against population {recipe.population} on "
-             f"{recipe.games} paired deals per member (scoring seeds "
+             f"{recipe.games} paired deals per member, {recipe.play} play (scoring seeds "
              f"{', '.join(map(str, recipe.scoring_seeds))}), members seen in training left "
              f"out and named. Every seed is shown.", ""]
     for team, agg in result["aggregate"].items():

@@ -42,13 +42,16 @@ def _toml(value) -> str:
         return "{}"
     if isinstance(value, str):
         return json.dumps(value)
-    assert value is not None, "a recipe cannot write None"
+    if value is None:  # TOML has no null: a field that may be None reads "none" as None
+        return '"none"'
     return repr(value)
 
 
 def _write(path, trainer: dict) -> None:
     lines = ['game = "amongus"', "players = 6", "steps = 4096", "[trainer]"]
-    path.write_text("\n".join(lines + [f"{k} = {_toml(v)}" for k, v in trainer.items()]) + "\n")
+    score = ["[score]", 'play = "sampled"']
+    path.write_text("\n".join(lines + [f"{k} = {_toml(v)}" for k, v in trainer.items()] + score)
+                    + "\n")
 
 
 def test_every_field_a_recipe_refuses_is_set_by_the_recipes_top_or_a_flag():

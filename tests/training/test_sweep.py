@@ -30,6 +30,7 @@ hidden = [32, 32]
 [score]
 seeds = [1_000_003]
 games = 24
+play = "sampled"
 '''
 
 
@@ -65,9 +66,21 @@ def test_each_published_recipe_loads_into_the_trainers_arguments(name):
 ])
 def test_a_bad_recipe_is_refused_naming_the_key(tmp_path, text, message):
     path = tmp_path / "bad.toml"
-    path.write_text('game = "menace"\nplayers = 5\nsteps = 100\n' + text)
+    score = 'play = "sampled"\n' if text.startswith("[score]") else '[score]\nplay = "sampled"\n'
+    path.write_text('game = "menace"\nplayers = 5\nsteps = 100\n' + text + score)
     with pytest.raises(ValueError, match=message):
         load(str(path))
+
+
+@pytest.mark.parametrize("score", ["", "[score]\n", '[score]\nplay = "best"\n'])
+def test_a_recipe_says_how_its_checkpoints_are_scored_before_its_sweep(tmp_path, score):
+    """Sampled or greedy changes a hidden-role policy's score: decided in the file, not after."""
+    path = tmp_path / "unsaid.toml"
+    path.write_text('game = "menace"\nplayers = 5\nsteps = 100\n' + score)
+    with pytest.raises(ValueError, match="play: say how a checkpoint is scored"):
+        load(str(path))
+    path.write_text('game = "menace"\nplayers = 5\nsteps = 100\n[score]\nplay = "greedy"\n')
+    assert load(str(path)).play == "greedy"
 
 
 def test_train_by_recipe_records_it_and_refuses_other_trainer_options(tiny, tmp_path, capsys):
@@ -197,7 +210,8 @@ def test_a_recipe_names_code_only_when_the_command_line_allows_it(tmp_path, caps
     """Audit L2: ``py:MODULE:ATTR`` imports and runs a module; a shared recipe file may not do
     that on its own. Refused on one line naming the recipe, the key and the flag."""
     path = tmp_path / "code.toml"
-    path.write_text('game = "menace"\nplayers = 5\nsteps = 100\n[trainer]\n' + trainer + "\n")
+    path.write_text('game = "menace"\nplayers = 5\nsteps = 100\n[trainer]\n' + trainer
+                    + '\n[score]\nplay = "sampled"\n')
     key = trainer.split(" ")[0]
     with pytest.raises(ValueError, match=f"code.toml: \\[trainer\\] {key}: 'py:.*' is code "
                                          f"to import and run.*--allow-code"):
