@@ -14,6 +14,7 @@ from . import cards as c
 from .rules import (
     BLOODWORK_REVEAL,
     CALIBRATE_CHOICE,
+    COUNT_SEEN,
     ENERGY_GOAL,
     MAX_WOUNDS,
     PAST_COL_ACCUSED,
@@ -47,8 +48,8 @@ CARD = Range(0, T - 1, "a Below Deck card type")
 CARD_OR_NONE = Range(-1, T - 1, "a card type, or -1")
 COUNT = Range(0, POOL, "cards of one round or one hand")
 SEAT_OR_PAST = Range(0, players, "a seat, or num_players once all have had their turn")
-# A whole game's count (`count_round`): at most a pool of cards a round, every round.
-GAME_COUNT = Range(0, lambda p: POOL * p["max_rounds"], "a count over the game so far")
+# A whole game's count (`count_round`): it stops where the observation's scale ends.
+GAME_COUNT = Range(0, COUNT_SEEN, "a count over the game so far, at most COUNT_SEEN")
 
 
 def _past(params: dict, bound: int) -> np.ndarray:

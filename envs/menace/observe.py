@@ -28,6 +28,7 @@ from .cards import (
 )
 from .rules import (
     ABSTAINED,
+    COUNT_SEEN,
     NOBODY,
     PAST_COL_ACCUSED,
     PAST_COL_ACCUSED_CARD,
@@ -289,55 +290,67 @@ def game_count(count):
     return min(count * 0.05, 2.0)
 
 
+# `game_count` of every count the record holds (its counts stop at COUNT_SEEN), as the
+# observation's float32: a count is shown with one load, not a conversion, a multiply and a
+# compare.
+GAME_SEEN = np.minimum(np.arange(COUNT_SEEN + 1) * 0.05, 2.0).astype(np.float32)
+
+
 @kernel
 def observe_game(s, seat, out, off, n, ch):
     """Version 5: what the whole game has shown this seat (the record's `game_*` counts). Every
     field is viewed once, outside the loops (each record-field access rebuilds an array
-    header), and counts are written without a test for zero."""
+    header); counts are written without a test for zero, looked up in GAME_SEEN, and each row
+    of the n x n pieces in the observer's order of seats, one run of the observation."""
+    seen = GAME_SEEN
     revealed, own = s["game_revealed"], s["game_cards"][seat]
     at_revealed, at_own = off[GAME_REVEALED], off[GAME_OWN_PLAYED]
     for card in range(T):
-        out[at_revealed + card] = game_count(revealed[card])
-        out[at_own + card] = game_count(own[card])
+        out[at_revealed + card] = seen[revealed[card]]
+        out[at_own + card] = seen[own[card]]
     played, calls, ballots = s["game_played"], s["game_calls"], s["game_ballots"]
     game_used, used, character = s["game_used"], s["used"], s["character"]
     targets, brawls, agenda = s["game_targets"], s["game_brawls"], s["game_agenda_targets"]
     bloodwork, accused, claims = s["game_bloodwork"], s["game_accused"], s["game_claims"]
     surveilled, intercepted = s["game_surveilled"], s["game_intercepted"]
     surveillant, interceptor, talk = ch == SURVEILLANT, ch == INTERCEPTOR, s["table_talk"]
+    at_played, at_calls = off[GAME_PLAYED], off[GAME_VOTE_CALLS]
+    at_used, at_spent = off[GAME_ABILITIES_USED], off[GAME_OXYGEN_SPENT]
     at_ballots, at_targets = off[GAME_BALLOTS], off[GAME_ABILITY_TARGETS]
     at_brawls, at_agenda, at_accused = off[GAME_BRAWLS], off[GAME_AGENDA_TARGETS], off[GAME_ACCUSED]
     at_bloodwork = off[GAME_BLOODWORK]
     for r in range(n):
         j = absolute(r, seat, n)
-        out[off[GAME_PLAYED] + r] = game_count(played[j])
-        out[off[GAME_VOTE_CALLS] + r] = game_count(calls[j])
-        out[at_ballots + r * (n + 1) + n] = game_count(ballots[j, n])
+        out[at_played + r] = seen[played[j]]
+        out[at_calls + r] = seen[calls[j]]
+        ballots_at = at_ballots + r * (n + 1)
+        out[ballots_at + n] = seen[ballots[j, n]]
         if character[j] >= 0:  # abilities are used only after every pick is shown
             spent = 0.0
             for slot in range(2):
-                out[off[GAME_ABILITIES_USED] + 2 * r + slot] = game_count(game_used[j, slot])
+                out[at_used + 2 * r + slot] = seen[game_used[j, slot]]
                 spent += (game_used[j, slot] + used[j, slot]) * SLOT_COST[character[j], slot]
-            out[off[GAME_OXYGEN_SPENT] + r] = game_count(spent)
-        for k in range(n):
-            rk = relative(k, seat, n)
-            out[at_ballots + r * (n + 1) + rk] = game_count(ballots[j, k])
-            out[at_targets + r * n + rk] = game_count(targets[j, k])
-            out[at_brawls + r * n + rk] = game_count(brawls[j, k])
-            out[at_agenda + r * n + rk] = game_count(agenda[j, k])
+            out[at_spent + r] = game_count(spent)
+        row = r * n
+        for rk in range(n):
+            k = absolute(rk, seat, n)
+            out[ballots_at + rk] = seen[ballots[j, k]]
+            out[at_targets + row + rk] = seen[targets[j, k]]
+            out[at_brawls + row + rk] = seen[brawls[j, k]]
+            out[at_agenda + row + rk] = seen[agenda[j, k]]
         for card in range(T):
-            out[at_bloodwork + r * T + card] = game_count(bloodwork[j, card])
+            out[at_bloodwork + r * T + card] = seen[bloodwork[j, card]]
         if surveillant:
             for card in range(T):
-                out[off[GAME_SURVEILLED] + r * T + card] = game_count(surveilled[j, card])
+                out[off[GAME_SURVEILLED] + r * T + card] = seen[surveilled[j, card]]
         if interceptor:
             for card in range(T):
-                out[off[GAME_INTERCEPTED] + r * T + card] = game_count(intercepted[j, card])
+                out[off[GAME_INTERCEPTED] + r * T + card] = seen[intercepted[j, card]]
         if talk:
-            for k in range(n):
-                out[at_accused + r * n + relative(k, seat, n)] = game_count(accused[j, k])
+            for rk in range(n):
+                out[at_accused + row + rk] = seen[accused[j, absolute(rk, seat, n)]]
             for category in range(3):
-                out[off[GAME_CLAIMS] + r * 3 + category] = game_count(claims[j, category])
+                out[off[GAME_CLAIMS] + r * 3 + category] = seen[claims[j, category]]
 
 
 @kernel

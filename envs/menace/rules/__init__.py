@@ -72,6 +72,7 @@ from .board import (  # noqa: F401
     CALIBRATE_CHOICE,
     CALLING,
     CALL_VOTE,
+    COUNT_SEEN,
     CREW_TEAM,
     DELEGATED,
     DID_NOT_VOTE,

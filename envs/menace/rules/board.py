@@ -178,22 +178,23 @@ DTYPE = make_dtype(
         ("brawl_target", np.int8),
         # What happened over the whole game, counted when a round ends (`remember_round`):
         # the memory a careful player keeps beyond the past rounds the observation details.
-        ("game_played", np.int16, (P,)),  # Below Deck cards each seat played
-        ("game_cards", np.int16, (P, T)),  # which cards: each seat's own secret
-        ("game_revealed", np.int16, (T,)),  # cards revealed in Resolution Phases
-        ("game_calls", np.int16, (P,)),  # votes each seat called
-        ("game_ballots", np.int16, (P, P + 1)),  # [voter, seat voted for]; last: abstained
-        ("game_used", np.int16, (P, 2)),  # Above Deck Actions used, by slot of the character
-        ("game_targets", np.int16, (P, P)),  # [user, seat its abilities chose]
-        ("game_bloodwork", np.int16, (P, T)),  # cards each seat revealed by Bloodwork
-        ("game_surveilled", np.int16, (P, T)),  # face-down cards Surveillance saw (its user's)
-        ("game_intercepted", np.int16, (P, T)),  # deck tops Intercept saw (its user's)
-        ("game_claims", np.int16, (P, 3)),  # table talk: Good, Neutral, Bad claimed
-        ("game_accused", np.int16, (P, P)),  # table talk: [accuser, accused]
-        ("game_brawls", np.int16, (P, P)),  # [who chose, whom the Brawl wounded]
+        # A count stops at COUNT_SEEN, so a byte holds it (`count_up`).
+        ("game_played", np.uint8, (P,)),  # Below Deck cards each seat played
+        ("game_cards", np.uint8, (P, T)),  # which cards: each seat's own secret
+        ("game_revealed", np.uint8, (T,)),  # cards revealed in Resolution Phases
+        ("game_calls", np.uint8, (P,)),  # votes each seat called
+        ("game_ballots", np.uint8, (P, P + 1)),  # [voter, seat voted for]; last: abstained
+        ("game_used", np.uint8, (P, 2)),  # Above Deck Actions used, by slot of the character
+        ("game_targets", np.uint8, (P, P)),  # [user, seat its abilities chose]
+        ("game_bloodwork", np.uint8, (P, T)),  # cards each seat revealed by Bloodwork
+        ("game_surveilled", np.uint8, (P, T)),  # face-down cards Surveillance saw (its user's)
+        ("game_intercepted", np.uint8, (P, T)),  # deck tops Intercept saw (its user's)
+        ("game_claims", np.uint8, (P, 3)),  # table talk: Good, Neutral, Bad claimed
+        ("game_accused", np.uint8, (P, P)),  # table talk: [accuser, accused]
+        ("game_brawls", np.uint8, (P, P)),  # [who chose, whom the Brawl wounded]
         # counted when chosen, this round included: several seats may use one in a round, and
         # an agenda ability is used once a game, so the count is its whole public record
-        ("game_agenda_targets", np.int16, (P, P)),  # [owner, whom its agenda ability chose]
+        ("game_agenda_targets", np.uint8, (P, P)),  # [owner, whom its agenda ability chose]
         # sides and goals
         ("menace_fallen", np.bool_),  # a Menace has been exiled or killed
         ("coward_side", np.int8),
@@ -203,6 +204,18 @@ DTYPE = make_dtype(
         ("menace_exiled", np.bool_),
     ],
 )
+
+
+# The observation shows a whole-game count / 20, at most 2: counts of 40 and beyond look alike,
+# so the record's `game_*` counts stop there and fit in a byte. In two bytes (until 2026-12-07)
+# they made the record 752 bytes longer (5,728), bytes every observation reads (docs/speed.md).
+COUNT_SEEN = 40
+
+
+@kernel
+def count_up(counts, i, k):
+    """``counts[i] += k`` for a whole-game count, stopping at COUNT_SEEN."""
+    counts[i] = min(counts[i] + k, COUNT_SEEN)
 
 
 @kernel

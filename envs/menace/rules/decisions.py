@@ -50,6 +50,7 @@ from .board import (
     VETO_CHOICE,
     VOTE,
     VOTING,
+    count_up,
     decide,
     has_wound,
     over_hand_limit,
@@ -202,7 +203,7 @@ def step(s, action):
     elif decision == AGENDA_TARGET:
         s["agenda_due"][seat] = False
         if action != PASS:
-            s["game_agenda_targets"][seat, target] += 1
+            count_up(s["game_agenda_targets"][seat], target, 1)
             use_agenda_ability(s, seat, target)
     elif decision == CALL_VOTE:
         if action == YES:

@@ -33,6 +33,7 @@ from .board import (
     PAST_COL_TARGET,
     PAST_COL_USED,
     T,
+    count_up,
     has_wound,
     seat_after,
     wounds_to_kill,
@@ -122,34 +123,38 @@ def remember_round(s):
 @kernel
 def count_round(s):
     """Adds the round just ended to the whole game's counts (the record's `game_*` fields):
-    what a careful player still knows after the rounds shown in detail have gone by."""
+    what a careful player still knows after the rounds shown in detail have gone by. Each
+    count stops at COUNT_SEEN, past which the observation shows them alike (`count_up`)."""
     n = s["num_players"]
-    s["game_revealed"] += s["revealed_cards"]
+    for card in range(T):
+        count_up(s["game_revealed"], card, s["revealed_cards"][card])
     if s["brawl_by"] != NOBODY:
-        s["game_brawls"][s["brawl_by"], s["brawl_target"]] += 1
+        count_up(s["game_brawls"][s["brawl_by"]], s["brawl_target"], 1)
     if s["vote_called"]:
-        s["game_calls"][s["vote_caller"]] += 1
+        count_up(s["game_calls"], s["vote_caller"], 1)
     for seat in range(n):
-        s["game_played"][seat] += s["played_n"][seat]
-        s["game_cards"][seat] += s["played"][seat]
+        count_up(s["game_played"], seat, s["played_n"][seat])
+        for card in range(T):
+            count_up(s["game_cards"][seat], card, s["played"][seat, card])
         if s["vote_called"]:
             ballot = s["ballot"][seat]
             if ballot == ABSTAINED:
-                s["game_ballots"][seat, n] += 1
+                count_up(s["game_ballots"][seat], n, 1)
             elif ballot >= 0:
-                s["game_ballots"][seat, ballot] += 1
+                count_up(s["game_ballots"][seat], ballot, 1)
         for slot in range(2):
             if s["used"][seat, slot]:
-                s["game_used"][seat, slot] += 1
+                count_up(s["game_used"][seat], slot, 1)
                 if s["ability_target"][seat, slot] != NOBODY:
-                    s["game_targets"][seat, s["ability_target"][seat, slot]] += 1
+                    count_up(s["game_targets"][seat], s["ability_target"][seat, slot], 1)
         if s["bloodwork"][seat] >= 0:
-            s["game_bloodwork"][seat, s["bloodwork"][seat]] += 1
+            count_up(s["game_bloodwork"][seat], s["bloodwork"][seat], 1)
         if 0 <= s["claim"][seat] < 3:
-            s["game_claims"][seat, s["claim"][seat]] += 1
+            count_up(s["game_claims"][seat], s["claim"][seat], 1)
         if 0 <= s["accused"][seat] < n:
-            s["game_accused"][seat, s["accused"][seat]] += 1
+            count_up(s["game_accused"][seat], s["accused"][seat], 1)
         for observer in range(n):  # only the user of Surveillance or Intercept saw anything
-            s["game_surveilled"][seat] += s["seen_played"][observer, seat]
+            for card in range(T):
+                count_up(s["game_surveilled"][seat], card, s["seen_played"][observer, seat, card])
             if s["seen_top"][observer, seat] >= 0:
-                s["game_intercepted"][seat, s["seen_top"][observer, seat]] += 1
+                count_up(s["game_intercepted"][seat], s["seen_top"][observer, seat], 1)
