@@ -1,9 +1,10 @@
 """A heuristic player of Among Us – The Card Game, for either side, from its observation alone.
 
-Crewmates collect their own colour and never feed the impostor: they show and trade away spare
-colours, keep impostor-colour cards out of circulation, clear as soon as they can and look at
-the seat most likely to be the impostor, and vote for it once that is 7 times in 10 (or in
-the last round).
+Crewmates collect their own colour and never feed the impostor: they trade away spare colours
+and show one decoy colour all game (as the impostor does: a show that changes rules out one
+more colour each time), keep impostor-colour cards out of circulation, clear as soon as they
+can and look at the seat most likely to be the impostor, and vote for it once that is 7 times
+in 10 (or in the last round).
 The impostor hides its colour, fishes for its own cards from the seats that showed them (from 5
 players, in the second half of the game, from any seat), kills when it can, and sabotages once
 it would guess every other seat's colour right half the time: at its own decisions, or in the
@@ -30,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.amongus import actions as A
+from envs.amongus.cards import HAND_SIZE
 from envs.amongus.counting import SHOWN, impostor_counts, impostor_odds
 from envs.amongus.pieces import (
     CLEARED,
@@ -66,6 +68,26 @@ def _argmax_colour(hand, n, skip1, skip2):
         if c != skip1 and c != skip2 and hand[c] > best_count:
             best, best_count = c, hand[c]
     return best
+
+
+@kernel
+def decoy_colour(hand, shown_total, n, skip1, skip2):
+    """The colour this seat has shown most and still holds, skipping two colours; -1 if it holds
+    none it showed. Showing it again rules out no colour the table had not ruled out already."""
+    best, most = -1, 0.0
+    for c in range(n):
+        shown = shown_total[c]  # row 0: the observer's own shows
+        if c != skip1 and c != skip2 and hand[c] > 0 and shown > most:
+            best, most = c, shown
+    return best
+
+
+@kernel
+def _show(hand, shown_total, n, skip1, skip2, decoy):
+    """The colour to show: with ``decoy``, the one shown most that it still holds, else the one
+    held most (skipping two colours); -1 if nothing else is held."""
+    c = decoy_colour(hand, shown_total, n, skip1, skip2) if decoy else -1
+    return c if c >= 0 else _argmax_colour(hand, n, skip1, skip2)
 
 
 @kernel
@@ -142,10 +164,12 @@ def _cornered(revealed, not_impostor, voted, n):
 # no other at least twice). A show costs nothing, so styles that show their own colour on
 # purpose broke version 5's single prior (``agents/amongus_styles.py``): the crew takes no word
 # from a show of the impostor's colour (the impostor may show its own; version 5's crew fell
-# from 0.81 to 0.18 against ``flash``), and both sides read a seat that shows one colour only
-# as holding it. The impostor trusts a show less than a gift. Measured at 6 players, 1,000
-# deals per member against the population (``docs/rules/amongus.md``).
-CREW = (0.05, 0.05, 1.0, 10.0)
+# from 0.81 to 0.18 against ``flash``), and the impostor reads a seat that shows one colour
+# only as holding it (against ``liar``). The crew takes no word from such a seat either way:
+# every seat of its own shows one decoy (below), and version 6's reading of it as held was a
+# weight ``mono_impostor`` pulled (audit turn 4, AU-4). The impostor trusts a show less than a
+# gift. Measured at 6 players against the population (``docs/evaluation.md``).
+CREW = (0.05, 0.05, 1.0, 1.0)
 IMPOSTOR = (0.1, 0.05, 0.05, 10.0)
 
 # How likely the impostor takes a seat to hold a colour it showed once the table has shown
@@ -153,11 +177,24 @@ IMPOSTOR = (0.1, 0.05, 0.05, 10.0)
 # and no more face-up seats had shown only others.
 HONEST_SHOW = 5.0
 
+# Both sides show one decoy colour (the one they have shown most and still hold) and, from a
+# table size, keep their last card of it, so that their shows rule out one colour and no more
+# (outside audit, turn 4: the crew's changing shows handed the impostor colour after colour, and
+# a crew showing one decoy held the impostor to 3% at 6-10 players; AU-1 to AU-3). A crewmate
+# that keeps its decoy cannot clear (it needs five cards of its own colour); at 4 players, where
+# a clear decides the short game, it lets the decoy go (crew wins against ``flash``, 300 games:
+# 0.26 keeping, 0.36 not).
+KEEP_DECOY_FROM = 5
+
 # Its settings as one array, so that a style or a sweep changes numbers, not code: the
 # impostor's sabotage threshold, the crew's vote threshold, each side's prior, the impostor's
-# weight of a show at an honest table.
-SURE_AT, VOTE_AT, CREW_PRIOR, IMPOSTOR_PRIOR, HONEST_AT = 0, 1, 2, 6, 10
-SETTINGS = np.array((SURE, VOTE_SURE) + CREW + IMPOSTOR + (HONEST_SHOW,))
+# weight of a show at an honest table, whether each side shows its decoy (1) or the colour it
+# holds most (0), and the table size from which each side keeps its last decoy card.
+SURE_AT, VOTE_AT, CREW_PRIOR, IMPOSTOR_PRIOR, HONEST_AT, CREW_DECOY, IMPOSTOR_DECOY = (
+    0, 1, 2, 6, 10, 11, 12)
+CREW_KEEP_FROM, IMPOSTOR_KEEP_FROM = 13, 14
+SETTINGS = np.array((SURE, VOTE_SURE) + CREW + IMPOSTOR
+                    + (HONEST_SHOW, 1.0, 1.0, KEEP_DECOY_FROM, 4.0))
 
 # From this table size the impostor, in the second half of the game, also trades with seats
 # that never showed its colour: a crew that sits still until the last round (``late_vote``)
@@ -247,7 +284,36 @@ def decide(obs, mask, off, n):
 
 @kernel
 def decide_with(obs, mask, off, n, settings):
-    """``decide`` under ``settings`` (``SETTINGS``' layout)."""
+    """``decide`` under ``settings`` (``SETTINGS``' layout): ``_decide``'s choice, unless it
+    would trade or give away the seat's last card of its decoy (from the table size the settings
+    say), which it keeps: a seat that must show a new colour rules one more out of its own."""
+    choice = _decide(obs, mask, off, n, settings)
+    impostor = obs[off[IS_IMPOSTOR]] > 0.5
+    if n < settings[IMPOSTOR_KEEP_FROM if impostor else CREW_KEEP_FROM]:
+        return choice
+    phase = np.argmax(obs[off[PHASE] : off[PHASE] + NUM_PHASES])
+    if phase != TRADE and phase != REPLY:
+        return choice
+    own = np.argmax(obs[off[OWN_COLOUR] : off[OWN_COLOUR] + n])
+    imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
+    hand = obs[off[HAND] : off[HAND] + n]
+    decoy = decoy_colour(hand, obs[off[SHOWN_TOTAL] : off[SHOWN_TOTAL] + n], n, own, imp)
+    if decoy < 0 or hand[decoy] * HAND_SIZE > 1.5:  # more than one: it may part with one
+        return choice
+    if phase == TRADE and A.OFFER + decoy * A.O <= choice < A.OFFER + (decoy + 1) * A.O:
+        return A.NO_TRADE
+    if phase == REPLY and choice == A.GIVE + decoy:
+        for c in range(n):
+            if c != decoy and c != own and c != imp and mask[A.GIVE + c]:
+                return A.GIVE + c
+        for c in (imp, own):
+            if mask[A.GIVE + c]:
+                return A.GIVE + c
+    return choice
+
+
+@kernel
+def _decide(obs, mask, off, n, settings):
     sure = settings[SURE_AT]
     own = np.argmax(obs[off[OWN_COLOUR] : off[OWN_COLOUR] + n])
     imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
@@ -281,11 +347,12 @@ def decide_with(obs, mask, off, n, settings):
             return A.NO_SABOTAGE
         if phase == SABOTAGE_GUESS:
             return A.GUESS + np.argmax(odds)  # one-hot where the colour is known
-        if phase == INVESTIGATION or phase == REPLY:
+        if phase == INVESTIGATION:
+            c = _show(hand, shown_total, n, imp, imp, settings[IMPOSTOR_DECOY] > 0.5)
+            return A.SHOW + (c if c >= 0 else imp)
+        if phase == REPLY:
             c = _argmax_colour(hand, n, imp, imp)
-            if c < 0:
-                c = imp
-            return (A.SHOW if phase == INVESTIGATION else A.GIVE) + c
+            return A.GIVE + (c if c >= 0 else imp)
         if phase == TRADE:
             c = _argmax_colour(hand, n, imp, imp)
             best, best_score = -1, -1.0
@@ -312,7 +379,10 @@ def decide_with(obs, mask, off, n, settings):
         if best >= 0:
             return A.GIVE + best
     if phase == INVESTIGATION or phase == REPLY:
-        c = _argmax_colour(hand, n, own, imp)
+        if phase == INVESTIGATION:
+            c = _show(hand, shown_total, n, own, imp, settings[CREW_DECOY] > 0.5)
+        else:
+            c = _argmax_colour(hand, n, own, imp)
         if c < 0:
             c = imp if hand[imp] > 0 else own
         return (A.SHOW if phase == INVESTIGATION else A.GIVE) + c

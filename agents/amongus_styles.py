@@ -22,6 +22,10 @@ Population v3 adds the turn-4 audit's styles (``shared/audits/turn4/amongus-mani
 
 - ``mono`` (crew, AU-1): the heuristic crew showing one decoy colour every round.
 - ``mono_impostor`` (impostor, AU-2): the heuristic impostor doing the same.
+
+  The heuristic has since taken up the decoy itself (``agents/amongus_heuristic.py``), so these
+  two now differ from it only where it lets its last decoy card go (a crewmate at 4 players) and
+  in the card they give instead of it; they stay in the population to hold it there.
 - ``honest_first`` (crew, AU-5): the vote chain, the first ``HONEST_SEATS`` seats of the round
   showing their own colour.
 
@@ -53,7 +57,7 @@ from envs.core.jit import kernel, njit
 from .amongus_chain import chain_target
 from .amongus_chain import decide as chain_decide
 from .amongus_heuristic import decide as heuristic_decide
-from .amongus_heuristic import SETTINGS, SURE_AT, decide_with
+from .amongus_heuristic import SETTINGS, SURE_AT, decide_with, decoy_colour
 from .policy import Policy, ScriptedPolicy
 
 # The passive choices, in order of preference: whichever of these the decision allows.
@@ -223,27 +227,22 @@ class AmongUsLateVote(ScriptedPolicy):
 
 
 @kernel
-def decoy_colour(obs, off, n):
-    """The colour this seat has shown most and still holds, never its own nor the impostor's
-    (an impostor's own colour is the impostor's); -1 before its first show."""
-    own = np.argmax(obs[off[OWN_COLOUR] : off[OWN_COLOUR] + n])
-    imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
-    best, most = -1, 0.0
-    for c in range(n):
-        shown = obs[off[SHOWN_TOTAL] + c]  # row 0: the observer's own shows
-        if c != own and c != imp and obs[off[HAND] + c] > 0 and shown > most:
-            best, most = c, shown
-    return best
+def decide_mono(obs, mask, off, n, impostor):
+    """Shows its decoy colour (the one it has shown most and still holds, never its own nor the
+    impostor's) at every investigation and never trades or gives away its last card of it, on
+    the side ``impostor`` says; the heuristic everywhere else."""
+    return mono_with(obs, mask, off, n, impostor, heuristic_decide(obs, mask, off, n))
 
 
 @kernel
-def decide_mono(obs, mask, off, n, impostor):
-    """Shows its decoy colour at every investigation and never trades or gives away its last
-    card of it, on the side ``impostor`` says; the heuristic everywhere else."""
-    choice = heuristic_decide(obs, mask, off, n)
+def mono_with(obs, mask, off, n, impostor, choice):
+    """``decide_mono`` on top of another player's ``choice``."""
     if (obs[off[IS_IMPOSTOR]] > 0.5) != impostor:
         return choice
-    decoy = decoy_colour(obs, off, n)
+    own = np.argmax(obs[off[OWN_COLOUR] : off[OWN_COLOUR] + n])
+    imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
+    decoy = decoy_colour(obs[off[HAND] : off[HAND] + n],
+                         obs[off[SHOWN_TOTAL] : off[SHOWN_TOTAL] + n], n, own, imp)
     if decoy < 0:  # no show yet: its first show (the heuristic's) becomes the decoy
         return choice
     phase = np.argmax(obs[off[PHASE] : off[PHASE] + NUM_PHASES])

@@ -5,6 +5,7 @@ impostor is.
 Seat i holds colour i (red, blue, green, pink, orange).
 """
 
+import numpy as np
 import pytest
 
 import envs
@@ -250,31 +251,31 @@ def v3_plays(t: Table, cls) -> str:
     return t.vec.spec.action_names[int(policy.act(t.vec.observation, t.vec.action_mask)[0])]
 
 
-def test_mono_shows_its_decoy_every_round_on_its_own_side_only():
-    """Audit turn 4, AU-1 and AU-2: seats 0 (crew) and 1 (the impostor) each showed green
-    once. The heuristic shows the colour it holds most (pink); the mono crew and the mono
-    impostor show green again, each on its own side only."""
+def test_heuristic_shows_its_decoy_every_round_on_either_side():
+    """Audit turn 4, AU-1 to AU-3: seats 0 (crew) and 1 (the impostor) each showed green
+    once. Both show green again rather than pink, which they hold more of: each new colour
+    shown would rule one more colour out of the seat's own for the other side's count. The
+    mono styles show the same."""
     from agents.amongus_styles import AmongUsMono, AmongUsMonoImpostor
 
     t = Table(num_players=4, impostor=1).hands({"red": 1, "green": 1, "pink": 3},
                                                {"blue": 2, "green": 1, "pink": 2})
     t.edit(shown_total=shown(seat0=["green"], seat1=["green"]))
     t.edit(first_player=0, investigation_index=0, phase=rules.INVESTIGATION, current_seat=0)
-    assert plays(t, "heuristic") == v3_plays(t, AmongUsMonoImpostor) == "show pink"
-    assert v3_plays(t, AmongUsMono) == "show green"
+    assert plays(t, "heuristic") == v3_plays(t, AmongUsMono) == "show green"
     t.edit(first_player=1, current_seat=1)
-    assert plays(t, "heuristic") == v3_plays(t, AmongUsMono) == "show pink"
-    assert v3_plays(t, AmongUsMonoImpostor) == "show green"
+    assert plays(t, "heuristic") == v3_plays(t, AmongUsMonoImpostor) == "show green"
 
 
-def test_mono_crew_never_trades_away_its_last_decoy_card():
+def test_heuristic_never_trades_away_its_last_decoy_card():
+    """From 5 players; at 4, where a clear (five cards of its own colour) decides the short
+    game, a crewmate lets its decoy go."""
     from agents.amongus_styles import AmongUsMono
 
-    t = Table(num_players=4, impostor=1).hands({"red": 1, "green": 1}, {"blue": 2, "pink": 2},
-                                               {"green": 2}, {"pink": 2, "green": 1})
+    t = Table(num_players=5, impostor=1).hands({"red": 1, "green": 1}, {"blue": 2, "pink": 2},
+                                               {"green": 2}, {"pink": 2, "green": 1}, {})
     t.edit(shown_total=shown(seat0=["green"]), first_player=0).turn(0)
-    assert plays(t, "heuristic") == "offer green to +1"
-    assert v3_plays(t, AmongUsMono) == "no trade"
+    assert plays(t, "heuristic") == v3_plays(t, AmongUsMono) == "no trade"
 
 
 def test_honest_first_chain_shows_its_own_colour_among_the_rounds_first_three():
@@ -288,3 +289,29 @@ def test_honest_first_chain_shows_its_own_colour_among_the_rounds_first_three():
     assert v3_plays(t, AmongUsHonestFirst) == "show red"
     t.edit(first_player=3)
     assert plays(t, "chain") == v3_plays(t, AmongUsHonestFirst) == "show pink"
+
+
+@pytest.mark.parametrize("num_players", [5, 7, 10])
+def test_heuristic_shows_one_colour_all_game_and_never_its_own(num_players):
+    """Audit turn 4, AU-3: a seat whose shows change rules a colour out of its own at each new
+    one, which handed the other side its colour (a random crew beat the heuristic crew). In
+    heuristic self-play from 5 players each seat shows one colour all game besides the
+    impostor's (a crewmate whose hand holds nothing but its own and the impostor's shows that),
+    and a crewmate never its own, so its shows tell no more than one colour it is not."""
+    from agents.amongus_heuristic import AmongUsHeuristic
+
+    games = 64
+    vec = envs.make_vec("amongus", games, seed=5, num_players=num_players)
+    heuristic = AmongUsHeuristic(vec.spec, vec.params)
+    done = np.zeros(games, bool)
+    while not done.all():
+        before = vec.records.copy()
+        _, terminated, truncated = vec.step(heuristic.act(vec.observation, vec.action_mask))
+        for b in np.flatnonzero((terminated | truncated) & ~done):
+            s = before[b]
+            for seat in range(num_players):
+                colours = set(np.flatnonzero(s["shown_total"][seat, :num_players]))
+                assert len(colours - {s["impostor_colour"]}) <= 1, (b, seat, colours)
+                if seat != s["impostor"]:
+                    assert s["colour"][seat] not in colours, (b, seat, colours)
+        done |= terminated | truncated
