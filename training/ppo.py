@@ -38,7 +38,8 @@ from torch import nn
 
 import envs
 from agents import make_policy, policy_names
-from agents.neural import MODEL_KINDS, ActorCritic, MaskedCategorical, load_policy, resolve_device
+from agents.neural import (ACTIVATIONS, MODEL_KINDS, ActorCritic, MaskedCategorical, load_policy,
+                           resolve_device)
 from evaluation.entrants import free_for_all
 from training.evaluate import HeldOut, eval_seed
 from training.gae import per_seat_gae
@@ -119,6 +120,13 @@ class Args:
     """"mlp", or "gru" for a recurrent actor that remembers the seat's own game"""
     hidden: tuple[int, ...] = (64, 64)
     """hidden widths of the actor and of the critic MLPs (for "gru", the last is the memory)"""
+    critic_hidden: tuple[int, ...] = ()
+    """the critic's own widths, every team's (empty: the actor's, ``hidden`` or
+    ``team_hidden``). The critic is about half the network's arithmetic at equal widths, in the
+    rollout and in every epoch of the update, and is never played (docs/speed.md, "The
+    trainer")"""
+    activation: str = "tanh"
+    """the hidden layers' activation, "tanh" or "relu" (cheaper on the CPU: docs/speed.md)"""
     team_hidden: dict = field(default_factory=dict)
     """per-team overrides of ``hidden`` (``{"crew": (256, 256)}``). The sides' jobs differ in
     size: the Menace crew reads a window of past rounds to find the menace, who knows who
@@ -311,8 +319,13 @@ class Args:
         if self.model != "mlp" and self.device != "cpu":
             raise ValueError(f"model {self.model!r} trains on the cpu only (its replay through "
                              f"time is not moved to a device); pass device cpu")
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {list(ACTIVATIONS)}, got "
+                             f"{self.activation!r}")
         for name, widths in [("hidden", self.hidden),
-                             *((f"team_hidden[{t!r}]", w) for t, w in self.team_hidden.items())]:
+                             *((f"team_hidden[{t!r}]", w) for t, w in self.team_hidden.items()),
+                             *([("critic_hidden", self.critic_hidden)] if self.critic_hidden
+                               else [])]:
             if not widths or any(not isinstance(h, int) or h < 1 for h in widths):
                 raise ValueError(f"{name} must list positive widths, got {widths!r}")
         if "num_players" in self.params:
@@ -390,6 +403,10 @@ def model_config(env, args: Args, team: str | None = None) -> dict:
         "critic_input_size": critic_input,
         "hidden": list(args.team_hidden.get(team, args.hidden)),
     }
+    if args.critic_hidden:  # absent: the actor's widths (every network saved before the option)
+        config["critic_hidden"] = list(args.critic_hidden)
+    if args.activation != "tanh":  # absent: tanh
+        config["activation"] = args.activation
     if args.belief_coef > 0 and not free_for_all(env.spec):
         config["belief_seats"] = env.num_players - 1
         if args.belief_input:
@@ -445,7 +462,7 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
             with clock.net():
                 if sequences is None:
                     logits, features, _ = model.actor_forward(obs)
-                dist = MaskedCategorical(logits, mask)
+                dist = MaskedCategorical(logits, mask, checked=False)  # the loss is checked
                 logp = dist.log_prob(actions)
                 entropy = dist.entropy().mean()
                 log_ratio = logp - old_logp
