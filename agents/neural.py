@@ -15,6 +15,7 @@ from torch import nn
 
 from agents.checkpoint import CheckpointError, check_compatible, load_checkpoint
 from agents.policy import Policy
+from agents.sparse_input import InputLinear
 
 DEVICES = ("cpu", "cuda", "auto")
 
@@ -115,10 +116,10 @@ class MaskedCategorical:
         return -(self.probs * self.log_probs).sum(-1)
 
 
-def _layer(n_in: int, n_out: int, gain: float) -> nn.Linear:
+def _layer(n_in: int, n_out: int, gain: float, kind: type = nn.Linear) -> nn.Linear:
     """Orthogonal weights, zero bias, as in CleanRL's PPO: a small policy-head gain keeps the
     initial policy close to uniform over the legal actions."""
-    layer = nn.Linear(n_in, n_out)
+    layer = kind(n_in, n_out)
     nn.init.orthogonal_(layer.weight, gain)
     nn.init.zeros_(layer.bias)
     return layer
@@ -133,10 +134,11 @@ ACTIVATIONS = {"tanh": nn.Tanh, "relu": nn.ReLU}
 
 def _stack(n_in: int, widths: list[int], activation: str = "tanh") -> tuple[list[nn.Module], int]:
     """Linear layers of these widths, each followed by the activation, and the last width
-    (``n_in`` if none)."""
+    (``n_in`` if none). The first also reads ``SparseRows`` (``agents.sparse_input``)."""
     layers: list[nn.Module] = []
     for h in widths:
-        layers += [_layer(n_in, h, np.sqrt(2)), ACTIVATIONS[activation]()]
+        kind = InputLinear if not layers else nn.Linear
+        layers += [_layer(n_in, h, np.sqrt(2), kind), ACTIVATIONS[activation]()]
         n_in = h
     return layers, n_in
 

@@ -10,6 +10,7 @@ import envs
 from agents import make_policy, zoo
 from agents.checkpoint import load_checkpoint
 from agents.neural import ActorCritic, MaskedCategorical, load_policy
+from agents.sparse_input import InputLinear, SparseRows
 from training.ppo import Args, train
 from training.recipes import load
 
@@ -51,7 +52,8 @@ def test_critic_hidden_sizes_the_critic_alone_and_keeps_the_actors_weights():
 
 def test_relu_replaces_tanh_in_the_actor_and_the_critic():
     model = ActorCritic({**CONFIG, "activation": "relu"})
-    kinds = {type(m) for m in [*model.actor, *model.critic]} - {torch.nn.Linear}
+    kinds = {type(m) for m in [*model.actor, *model.critic]
+             if not isinstance(m, torch.nn.Linear)}
     assert kinds == {torch.nn.ReLU}
 
 
@@ -94,3 +96,26 @@ def test_the_unchecked_distribution_is_the_checked_one():
     actions = torch.tensor([2, 2, 2, 2, 2, 2])
     assert torch.equal(checked.log_prob(actions), unchecked.log_prob(actions))
     assert torch.equal(checked.entropy(), unchecked.entropy())
+
+
+def test_the_sparse_first_layer_gives_the_dense_product_and_gradient():
+    torch.manual_seed(2)
+    dense = (torch.rand(40, 30) < 0.1) * torch.randn(40, 30)
+    dense[3] = 0.0  # a row with no entry at all
+    layer = InputLinear(30, 7)
+    out = layer(dense)
+    out.square().sum().backward()
+    expected = [p.grad.clone() for p in layer.parameters()]
+    layer.zero_grad()
+    sparse_out = layer(SparseRows(dense))
+    sparse_out.square().sum().backward()
+    assert torch.allclose(sparse_out, out, atol=1e-5)
+    for got, want in zip([p.grad for p in layer.parameters()], expected):
+        assert torch.allclose(got, want, atol=1e-4)
+
+
+def test_a_run_with_sparse_observations_trains_and_is_cpu_only(tmp_path):
+    paths = train(Args(out=str(tmp_path), **{**TINY, "sparse_observations": True}))
+    assert set(paths) == {"crew", "impostor"}
+    with pytest.raises(ValueError, match="cpu only"):
+        Args(**{**TINY, "sparse_observations": True, "device": "cuda"}).check()
