@@ -177,9 +177,9 @@ def load(name: str, allow_code: bool = False) -> Recipe:
         if code and not allow_code:
             raise bad(f"[trainer] {key}", f"{code[0]!r} is code to import and run; a recipe "
                       f"runs code only when the command line says so (--allow-code)")
-    for key in ("hidden", "team_hidden"):
+    for key in ("hidden", "critic_hidden", "team_hidden"):
         value = trainer.get(key)
-        widths = [value] if key == "hidden" else list((value or {}).values())
+        widths = [value] if key != "team_hidden" else list((value or {}).values())
         if any(isinstance(w, int) and w > MAX_WIDTH
                for each in widths if isinstance(each, tuple) for w in each):
             raise bad(f"[trainer] {key}", f"a layer wider than {MAX_WIDTH:,} (got {value!r})")

@@ -25,6 +25,7 @@ import torch
 
 from agents.neural import ActorCritic, MaskedCategorical
 from agents.policy import choose
+from agents.sparse_input import SparseRows
 from training.credit import credit_rewards, record_decisions
 from training.pool import OpponentPool, draw_frozen_sides
 
@@ -150,12 +151,14 @@ class Collector:
     def __init__(self, env, models: list[ActorCritic], team_group: np.ndarray, shared: bool,
                  pool: OpponentPool, fixed: dict[int, int], opponent_share: float,
                  rng: np.random.Generator, sampler: torch.Generator, T: int,
-                 centralised_critic: bool, clock, helper: ThreadPoolExecutor, teacher=None):
+                 centralised_critic: bool, clock, helper: ThreadPoolExecutor, teacher=None,
+                 sparse: bool = False):
         B, P = env.num_envs, env.num_players
         self.env, self.models, self.team_group, self.shared = env, models, team_group, shared
         self.pool, self.fixed, self.share = pool, fixed, opponent_share
         self.rng, self.sampler, self.clock, self.helper = rng, sampler, clock, helper
         self.teacher = teacher  # labels the learners' decisions (``Args.teacher_coef``)
+        self.sparse = sparse  # networks read the observations' nonzero entries (``SparseRows``)
         self.G = len(models)
         self.sides = P if shared else len(env.spec.teams)
         self.side_group = np.zeros(self.sides, np.int64) if shared else team_group.copy()
@@ -299,13 +302,14 @@ class Collector:
         if learner and self.teacher is not None:
             buf.teacher[slot, it] = torch.from_numpy(
                 choose(self.teacher, obs.numpy(), mask.numpy(), self.who[idx]))
-        if learner:
-            critic_in = obs if buf.state is None else torch.cat(
-                [obs, buf.state[slot].index_select(0, it)], 1)
+        state = None if buf.state is None or not learner else torch.cat(  # centralised critic
+            [obs, buf.state[slot].index_select(0, it)], 1)
         device = next(model.parameters()).device  # a learner's (``Args.device``); else the cpu
         with self.clock.net():
-            logits, h = model.actor_step(obs.to(device), h)
-            value = model.value(critic_in.to(device)).cpu() if learner else None
+            x = SparseRows(obs) if self.sparse else obs.to(device)
+            logits, h = model.actor_step(x, h)
+            value = None if not learner else \
+                model.value(x if state is None else state.to(device)).cpu()
             dist = MaskedCategorical(logits.cpu(), mask)
             a = dist.sample(self.sampler)
             logp = dist.log_prob(a) if learner else None

@@ -53,6 +53,8 @@ def test_deduction_refuses_what_it_cannot_count():
         Args(deduction="guess").check()
     with pytest.raises(ValueError, match="counts over amongus's observation, not maniacal's"):
         Args(game="maniacal", num_players=4, deduction="amongus-counts").check()
+    with pytest.raises(ValueError, match="not with sparse_observations"):
+        Args(deduction="amongus-counts", sparse_observations=True).check()
     assisted = envs.make_vec("amongus", 1, num_players=6, assist=1).observation_size
     with pytest.raises(ValueError, match="an assist=1 observation"):
         Deduction("amongus-counts", {"num_players": 6}, assisted)
