@@ -75,8 +75,9 @@ def train(steps: int, seed: int = 0) -> Path:
     """``steps`` crew decisions; the model saved where ``Crew`` loads it."""
     from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO("MlpPolicy", OneRole(seed=seed), n_steps=min(256, steps), batch_size=64,
-                        seed=seed, verbose=0, device="cpu")
+    model = MaskablePPO("MlpPolicy", OneRole(seed=seed), learning_rate=1e-3,
+                        n_steps=min(256, steps), batch_size=64, seed=seed, verbose=0,
+                        device="cpu")
     model.learn(total_timesteps=steps)
     path = Crew.path()
     path.parent.mkdir(parents=True, exist_ok=True)
