@@ -63,8 +63,8 @@ def train(steps: int, seed: int = 0) -> Path:
     params = envs.registry[setting.GAME].resolve(num_players=setting.PLAYERS)
     vec = make_sb3_vec_env(setting.GAME, setting.TEAM, setting.opponent(params, seed=seed),
                            n_envs=2, seed=seed, num_players=setting.PLAYERS)
-    model = MaskablePPO("MlpPolicy", vec, n_steps=min(128, steps), batch_size=64, seed=seed,
-                        verbose=0, device="cpu")
+    model = MaskablePPO("MlpPolicy", vec, learning_rate=1e-3, n_steps=min(128, steps),
+                        batch_size=64, seed=seed, verbose=0, device="cpu")
     model.learn(total_timesteps=steps)
     path = SB3Crew.path()
     path.parent.mkdir(parents=True, exist_ok=True)
