@@ -15,7 +15,8 @@ impostor it trained against, on deals no trainer draws (the benchmark's scoring 
 prints the gain over random with its paired 95% interval. The same command from a shell, after
 an example has saved its policy::
 
-    hiddendeck eval amongus --players 5 --crew random,ENTRANT --impostor hider@py:agents.amongus_styles:AmongUsHider --games 2000 --seed 1000003
+    hiddendeck eval amongus --players 5 --crew random,ENTRANT \\
+        --impostor hider@py:agents.amongus_styles:AmongUsHider --games 2000 --seed 1000003
 """
 
 from __future__ import annotations

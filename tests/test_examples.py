@@ -22,8 +22,9 @@ def test_with_opponents_inside_the_game_only_the_learning_team_decides():
     for _ in range(20):
         env.reset()
         while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
-            assert env.infos[env.agent_selection]["team"] == env.team
-            env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+            agent = env.agent_selection
+            assert env.infos[agent]["team"] == env.team
+            env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
 
 
 def test_sb3_through_the_aec_env_learns(tmp_path, monkeypatch):
