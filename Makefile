@@ -6,7 +6,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 # The outside-library examples (RLlib, TorchRL, Tianshou) get a venv of their own: RLlib pins an
 # older gymnasium than the main install. `make test` runs them there too (about 50 s more of
-# install on a warm pip cache, 20 s of tests).
+# install on a warm pip cache; each example trains until it beats a random crew: 80-280 s of
+# wall each on the 2-core machine at load average 15-19, 2026-12-07).
 IVENV := .venv-integrations
 IPY := $(IVENV)/bin/python
 ISTAMP := $(IVENV)/.installed

@@ -1,77 +1,114 @@
-"""RLlib PPO with action masking, one policy per role. A seat's role changes with every deal,
-so the env names each agent by its role as the deal gives it, read from ``infos[agent]["team"]``
-(``crew@player_2``), and RLlib's policy mapping reads the role back from that name. RLlib's
-env pre-check stays on: ``illegal_action="lose"`` lets its unmasked random step end a game
-instead of raising.
+"""RLlib PPO with action masking: a crew learning against a fixed impostor
+(``examples.setting``).
 
-    python -m examples.rllib_ppo --iterations 5
+``examples.setting.Opponents`` plays the impostor's seats inside the AEC game, so every seat
+RLlib sees decide is a crew seat; which seats are the crew's changes with every deal, so the env
+names each agent ``crew@player_i`` and RLlib's policy mapping reads the role from that name.
+RLlib's env pre-check stays on: ``illegal_action="lose"`` lets its unmasked random step end a
+game instead of raising.
+
+    python -m examples.rllib_ppo --iterations 10
+
+ends by saving the crew's RLModule and entering it as ``rllib@py:examples.rllib_ppo:Crew`` in
+hiddendeck's eval, beside a random crew on the same held-out deals (``examples.setting.judge``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
+import torch
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from envs import amongus_v6
+from examples import setting
+
+ENTRANT = "rllib@py:examples.rllib_ppo:Crew"
 
 
-class RoleNamedEnv(MultiAgentEnv):
-    """The AEC game for RLlib: agent ids ``ROLE@player_i``; observations in the keys RLlib's
-    ``ActionMaskingTorchRLModule`` reads (``observations``, ``action_mask`` as floats)."""
+def module_path() -> Path:
+    return Path(os.environ.get("RLLIB_CREW_MODULE", "runs/examples/rllib_crew")).absolute()
+
+
+class CrewEnv(MultiAgentEnv):
+    """The AEC game for RLlib: agent ids ``crew@player_i``, the impostor played inside
+    (``setting.Opponents``); observations in the keys RLlib's ``ActionMaskingTorchRLModule``
+    reads (``observations``, ``action_mask`` as floats)."""
 
     def __init__(self, config: dict | None = None):
         super().__init__()
-        self.aec = amongus_v6.env(illegal_action="lose", **(config or {}))
-        raw = self.aec.unwrapped
-        self.roles = raw.spec.teams
-        seats = raw.possible_agents
-        inner = raw.observation_spaces[seats[0]]
+        self.aec = setting.env(illegal_action="lose", **(config or {}))
+        seats = self.aec.possible_agents
+        inner = self.aec.observation_space(seats[0])
         space = gym.spaces.Dict({
             "observations": inner["observation"],
             "action_mask": gym.spaces.Box(0.0, 1.0, inner["action_mask"].shape, np.float32),
         })
-        self.possible_agents = [f"{r}@{s}" for r in self.roles for s in seats]
+        self.possible_agents = [f"{setting.TEAM}@{s}" for s in seats]
         self.agents = []
         self.observation_spaces = {a: space for a in self.possible_agents}
-        self.action_spaces = {a: raw.action_spaces[seats[0]] for a in self.possible_agents}
-        self._name = {}
+        self.action_spaces = {a: self.aec.action_space(seats[0]) for a in self.possible_agents}
+        self._acted: set[str] = set()
 
     def _obs(self, seat: str) -> dict:
         o = self.aec.observe(seat)
-        return {self._name[seat]: {"observations": o["observation"],
-                                   "action_mask": o["action_mask"].astype(np.float32)}}
+        return {f"{setting.TEAM}@{seat}": {"observations": o["observation"],
+                                           "action_mask": o["action_mask"].astype(np.float32)}}
 
     def reset(self, *, seed=None, options=None):
         self.aec.reset(seed=seed)
-        # each seat's role as dealt, from the trainer's bookkeeping (never the policy's input)
-        self._name = {s: f"{self.roles[self.aec.infos[s]['team']]}@{s}"
-                      for s in self.aec.possible_agents}
-        self.agents = list(self._name.values())
+        self._acted = set()
+        self.agents = list(self.possible_agents)
         return self._obs(self.aec.agent_selection), {}
 
     def step(self, action_dict):
         seat = self.aec.agent_selection
-        self.aec.step(int(action_dict[self._name[seat]]))
+        self._acted.add(seat)
+        self.aec.step(int(action_dict[f"{setting.TEAM}@{seat}"]))
         if not any(self.aec.terminations.values()) and not any(self.aec.truncations.values()):
             # a reward (0: rewards come at the end) for the seat that acted, which RLlib
             # needs when that seat is also the next to decide
-            return self._obs(self.aec.agent_selection), {self._name[seat]: 0.0}, \
+            return self._obs(self.aec.agent_selection), {f"{setting.TEAM}@{seat}": 0.0}, \
                 {"__all__": False}, {"__all__": False}, {}
-        # the game is over: every seat gets its final reward and is done
+        # the game is over: every crew seat that decided gets its final reward and is done
         obs, rewards, done = {}, {}, {"__all__": True}
-        for s in self.aec.possible_agents:
+        for s in self._acted:
             obs.update(self._obs(s))
-            rewards[self._name[s]] = float(self.aec.rewards[s])
-            done[self._name[s]] = True
+            rewards[f"{setting.TEAM}@{s}"] = float(self.aec.rewards[s])
+            done[f"{setting.TEAM}@{s}"] = True
         truncated = {"__all__": any(self.aec.truncations.values())}
         return obs, rewards, done, truncated, {}
 
 
-def main(iterations: int = 5, batch: int = 1024, players: int = 5, seed: int = 0) -> dict:
-    """``iterations`` PPO iterations; returns each role's mean episode return at the end."""
+class Crew:
+    """The saved RLModule for hiddendeck's evaluation (``py:``), greedy: its most likely legal
+    action for each row."""
+
+    teams = (setting.TEAM,)
+
+    def __init__(self):
+        from ray.rllib.core.rl_module.rl_module import RLModule
+
+        path = module_path()
+        if not path.is_dir():
+            raise ValueError(f"{path}: no RLlib crew; run python -m examples.rllib_ppo first "
+                             f"or set RLLIB_CREW_MODULE")
+        self.module = RLModule.from_checkpoint(path)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        batch = {"obs": {"observations": torch.as_tensor(observation, dtype=torch.float32),
+                         "action_mask": torch.as_tensor(action_mask, dtype=torch.float32)}}
+        with torch.no_grad():
+            logits = self.module.forward_inference(batch)["action_dist_inputs"]
+        return logits.argmax(-1).numpy()
+
+
+def train(iterations: int, batch: int, seed: int = 0) -> Path:
+    """``iterations`` PPO iterations of ``batch`` crew decisions; the crew's RLModule saved at
+    ``module_path()``."""
     import ray
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -80,37 +117,48 @@ def main(iterations: int = 5, batch: int = 1024, players: int = 5, seed: int = 0
         ActionMaskingTorchRLModule,
     )
 
-    roles = amongus_v6.raw_env().spec.teams
     config = (
         PPOConfig()
-        .environment(RoleNamedEnv, env_config={"num_players": players})
-        .multi_agent(policies=set(roles),
+        .environment(CrewEnv)
+        .multi_agent(policies={setting.TEAM},
                      policy_mapping_fn=lambda agent_id, episode, **kw: agent_id.split("@")[0])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
-            role: RLModuleSpec(module_class=ActionMaskingTorchRLModule,
-                               model_config={"fcnet_hiddens": [64, 64]})
-            for role in roles}))
+            setting.TEAM: RLModuleSpec(module_class=ActionMaskingTorchRLModule,
+                                       model_config={"fcnet_hiddens": [64, 64]})}))
         .env_runners(num_env_runners=0)
         .training(train_batch_size_per_learner=batch, minibatch_size=min(256, batch),
-                  num_epochs=2)
+                  num_epochs=4, lr=1e-3)
         .debugging(seed=seed)
     )
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
              ignore_reinit_error=True)
     try:
         algo = config.build_algo()
-        for _ in range(iterations):
+        for i in range(iterations):
             result = algo.train()
-        returns = result["env_runners"].get("module_episode_returns_mean", {})
-        print(f"after {iterations} iterations, mean return by role: {returns}")
+            if i % 5 == 4 or i == iterations - 1:
+                returns = result["env_runners"].get("agent_episode_returns_mean", {})
+                per_seat = np.mean(list(returns.values())) if returns else float("nan")
+                print(f"iteration {i + 1}: a crew seat's mean return {per_seat:+.3f}")
+        path = module_path()
+        algo.get_module(setting.TEAM).save_to_path(path)
         algo.stop()
-        return returns
+        return path
     finally:
         ray.shutdown()
 
 
+def main(iterations: int = 10, batch: int = 1024, games: int = 2000, seed: int = 0) -> dict:
+    """Train, then judge the crew on held-out deals; returns its gain over a random crew
+    (``examples.setting.judge``)."""
+    print(f"trained {train(iterations, batch, seed)}")
+    return setting.judge(ENTRANT, games)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--iterations", type=int, default=5)
+    parser.add_argument("--iterations", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=1024)
+    parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     main(**vars(parser.parse_args()))

@@ -1,13 +1,15 @@
 """An SB3 MaskablePPO policy entering hiddendeck's evaluation through ``py:``.
 
 Trains an Among Us crew briefly with SB3 (``training.sb3`` over the batched engine, against the
-heuristic impostor), saves it, and then enters it as ``sb3@py:examples.sb3_policy:SB3Crew`` in
-``eval`` (a cross-play matrix), ``benchmark`` (the reference population) and ``tournament``
-(batch ratings). The same text works on the command line from the repository root:
+fixed impostor of ``examples.setting``), saves it, and then enters it as
+``sb3@py:examples.sb3_policy:SB3Crew`` in ``eval`` (its gain over a random crew on held-out
+deals, ``examples.setting.judge``), ``benchmark`` (the reference population, impostors it never
+met among them) and ``tournament`` (batch ratings). The same text works on the command line
+from the repository root:
 
     python -m examples.sb3_policy --steps 20000
     SB3_CREW_MODEL=runs/sb3/crew.zip hiddendeck benchmark amongus --team crew \\
-        --policy sb3@py:examples.sb3_policy:SB3Crew --players 6
+        --policy sb3@py:examples.sb3_policy:SB3Crew --players 5
 
 Any object with ``act(observation, action_mask)`` enters the same way; ``teams`` says which
 side it plays (``agents/outside.py``).
@@ -22,28 +24,30 @@ from pathlib import Path
 import numpy as np
 
 import envs
-from agents import make_policy
+from examples import setting
 from training.sb3 import make_sb3_vec_env
 
 ENTRANT = "sb3@py:examples.sb3_policy:SB3Crew"
 
 
-def model_path() -> Path:
-    return Path(os.environ.get("SB3_CREW_MODEL", "runs/sb3/crew.zip"))
-
-
 class SB3Crew:
-    """The saved MaskablePPO crew, acting on hiddendeck's batched rows (greedy)."""
+    """The saved MaskablePPO crew, acting on hiddendeck's batched rows (greedy), from the file
+    the environment variable ``variable`` names (else ``default``)."""
 
-    teams = ("crew",)
+    teams = (setting.TEAM,)
+    variable, default = "SB3_CREW_MODEL", "runs/sb3/crew.zip"
+
+    @classmethod
+    def path(cls) -> Path:
+        return Path(os.environ.get(cls.variable, cls.default))
 
     def __init__(self):
         from sb3_contrib import MaskablePPO
 
-        path = model_path()
+        path = self.path()
         if not path.is_file():
-            raise ValueError(f"{path}: no SB3 model; run python -m examples.sb3_policy first "
-                             f"or set SB3_CREW_MODEL")
+            raise ValueError(f"{path}: no SB3 model; run the example first or set "
+                             f"{self.variable}")
         self.model = MaskablePPO.load(path, device="cpu")
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
@@ -52,46 +56,45 @@ class SB3Crew:
         return np.asarray(actions, dtype=np.int64)
 
 
-def train(steps: int, players: int = 6, seed: int = 0) -> Path:
-    """A crew trained by SB3 against the heuristic impostor, saved at ``model_path()``."""
+def train(steps: int, seed: int = 0) -> Path:
+    """A crew trained by SB3 against the setting's impostor, saved at ``SB3Crew.path()``."""
     from sb3_contrib import MaskablePPO
 
-    spec = envs.registry["amongus"]
-    impostor = make_policy("heuristic", spec, spec.resolve(num_players=players), seed)
-    vec = make_sb3_vec_env("amongus", "crew", impostor, n_envs=2, seed=seed,
-                           num_players=players)
-    model = MaskablePPO("MlpPolicy", vec, n_steps=min(128, steps), batch_size=64, seed=seed,
-                        verbose=0, device="cpu")
+    params = envs.registry[setting.GAME].resolve(num_players=setting.PLAYERS)
+    vec = make_sb3_vec_env(setting.GAME, setting.TEAM, setting.opponent(params, seed=seed),
+                           n_envs=2, seed=seed, num_players=setting.PLAYERS)
+    model = MaskablePPO("MlpPolicy", vec, learning_rate=1e-3, n_steps=min(128, steps),
+                        batch_size=64, seed=seed, verbose=0, device="cpu")
     model.learn(total_timesteps=steps)
-    path = model_path()
+    path = SB3Crew.path()
     path.parent.mkdir(parents=True, exist_ok=True)
     model.save(path)
     return path
 
 
-def main(steps: int = 20_000, games: int = 200, players: int = 6, seed: int = 0) -> dict:
-    """Train, then enter the policy in eval, benchmark and tournament; returns their results."""
+def main(steps: int = 20_000, games: int = 2000, seed: int = 0) -> dict:
+    """Train, then enter the policy in eval, benchmark and tournament; returns their results
+    (``gain``: ``examples.setting.judge``'s)."""
     from evaluation.benchmark import benchmark
-    from evaluation.crossplay import cross_play
     from evaluation.tournament import run_tournament
 
-    print(f"trained {train(steps, players, seed)}")
-    matrix = cross_play("amongus", {"crew": [ENTRANT, "heuristic"], "impostor": ["heuristic"]},
-                        games, seed=1, workers=1, num_players=players)
-    print(matrix.format_table())
-    bench = benchmark("amongus", "crew", ENTRANT, games=games, workers=1, num_players=players)
+    print(f"trained {train(steps, seed)}")
+    gain = setting.judge(ENTRANT, games)
+    players = setting.PLAYERS
+    bench = benchmark(setting.GAME, setting.TEAM, ENTRANT, games=games, workers=1,
+                      num_players=players)
     print(f"benchmark: mean {bench['mean']['rate']:.3f}, worst {bench['worst']['name']} "
           f"{bench['worst']['rate']:.3f} (the heuristic: {bench['reference']['mean']['rate']:.3f})")
-    table = run_tournament("amongus", [ENTRANT, "heuristic", "random"], games,
-                           db=model_path().with_suffix(".sqlite"), workers=1,
+    table = run_tournament(setting.GAME, [ENTRANT, "heuristic", "random"], games,
+                           db=SB3Crew.path().with_suffix(".sqlite"), workers=1,
                            num_players=players)
     print(table.format())
-    return {"matrix": matrix, "benchmark": bench, "tournament": table}
+    return {"gain": gain, "benchmark": bench, "tournament": table}
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20_000)
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     main(**vars(parser.parse_args()))

@@ -1,37 +1,54 @@
-"""Tianshou's own PettingZoo path, with no wrapper: ``PettingZooEnv(env())`` straight into a
-Collector, and a masked policy per role trained on what it collects.
+"""Tianshou's own PettingZoo path: ``PettingZooEnv`` straight into a Collector, and a masked
+REINFORCE crew trained on what it collects, against a fixed impostor (``examples.setting``).
 
-Roles come from ``info["team"]`` (Tianshou hands each step's deciding seat's ``infos`` entry to
-the policy; the keys are the same at every step, so its buffer takes them as they are), never
-from seat ids, which change team every deal; the policy stores the role beside each decision. Tianshou's own multi-agent algorithms dispatch on
-seat ids (``obs.agent_id``), so the update here is a plain masked REINFORCE per role over the
-collected buffer: each decision is credited with its own seat's return (the sum of that seat's
-column of Tianshou's reward vector to the end of the game), whichever seat made it.
+The crew's seats change with every deal; ``examples.setting.Opponents`` plays the impostor's
+seats inside the AEC game, so every decision Tianshou collects is a crew seat's. Tianshou's own
+multi-agent algorithms dispatch on seat ids (``obs.agent_id``), which change team every deal,
+so the update here is a plain masked REINFORCE over the collected buffer: each decision is
+credited with its own seat's return (the sum of that seat's column of Tianshou's reward vector
+to the end of the game), minus the mean return of the batch.
 
-    python -m examples.tianshou_roles --iterations 3 --episodes 20
+That baseline is why the game must not be self-play: a random crew beats a random impostor
+998 times in 1,000, so every crew return was +1, every impostor return -1, each minus its mean
+0, and every gradient exactly 0. Against the fixed impostor the crew wins some deals and loses
+others, and its returns differ.
+
+    python -m examples.tianshou_roles --iterations 40 --episodes 40
+
+ends by entering the crew as ``tianshou@py:examples.tianshou_roles:Crew`` in hiddendeck's
+eval, beside a random crew on the same held-out deals (``examples.setting.judge``).
 """
 
 from __future__ import annotations
 
 import argparse
-from collections import Counter
-
+import logging
 import numpy as np
 import torch
 from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
 from tianshou.data import Batch, Collector, VectorReplayBuffer
 from tianshou.env import DummyVectorEnv, PettingZooEnv
 
-from envs import amongus_v6
+from examples import setting
+
+ENTRANT = "tianshou@py:examples.tianshou_roles:Crew"
+# Tianshou's collect statistics warn at every collect that the reward is a vector (one column
+# per seat, as its PettingZoo path gives it); that is expected here
+logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
 
 
-class RoleActor(torch.nn.Module):
+class Crew(setting.SavedCrew):
+    """The trained crew for hiddendeck's evaluation (``py:``)."""
+
+    variable, default = "TIANSHOU_CREW_MODEL", "runs/examples/tianshou_crew.pt"
+
+
+class Actor(torch.nn.Module):
     """Observation to action logits; illegal actions get no probability."""
 
-    def __init__(self, observation_size: int, num_actions: int, hidden: int = 64):
+    def __init__(self, observation_size: int, num_actions: int):
         super().__init__()
-        self.net = torch.nn.Sequential(torch.nn.Linear(observation_size, hidden), torch.nn.Tanh(),
-                                       torch.nn.Linear(hidden, num_actions))
+        self.net = setting.mlp(observation_size, num_actions)
 
     def distribution(self, obs, mask) -> torch.distributions.Categorical:
         logits = self.net(torch.as_tensor(np.asarray(obs), dtype=torch.float32))
@@ -39,25 +56,17 @@ class RoleActor(torch.nn.Module):
         return torch.distributions.Categorical(logits=logits.masked_fill(~legal, -1e9))
 
 
-class ByRole(MARLRandomDiscreteMaskedOffPolicyAlgorithm.Policy):
-    """Each row is played by its deciding seat's role's actor (``batch.info.team``)."""
+class Sampling(MARLRandomDiscreteMaskedOffPolicyAlgorithm.Policy):
+    """The actor's sampled action for every collected row (all rows are crew seats)."""
 
-    def __init__(self, action_space, actors: dict[int, RoleActor]):
+    def __init__(self, action_space, actor: Actor):
         super().__init__(action_space)
-        self.actors = actors
+        self.actor = actor
 
     def forward(self, batch, state=None, **kwargs):
-        act = np.zeros(len(batch), np.int64)
-        teams = np.asarray(batch.info.team)
         with torch.no_grad():
-            for role, actor in self.actors.items():
-                rows = np.flatnonzero(teams == role)  # a team's index in spec.teams
-                if rows.size:
-                    obs = batch.obs[rows]
-                    act[rows] = actor.distribution(obs.obs, obs.mask).sample().numpy()
-        # the role is kept with the decision: the buffer stores ``info`` as it was *after* the
-        # step (the next seat's), but the policy entry with the observation it acted on
-        return Batch(act=act, policy=Batch(team=teams))
+            act = self.actor.distribution(batch.obs.obs, batch.obs.mask).sample().numpy()
+        return Batch(act=act)
 
 
 def own_returns(stored: Batch, seat_of: dict) -> np.ndarray:
@@ -76,55 +85,50 @@ def own_returns(stored: Batch, seat_of: dict) -> np.ndarray:
     return out
 
 
-def main(iterations: int = 3, episodes: int = 20, players: int = 5, seed: int = 0) -> dict:
-    """Train one actor per role for ``iterations`` rounds of ``episodes`` games; returns the
-    decisions each role made and each role's mean return per round."""
+def train(iterations: int, episodes: int, seed: int = 0) -> Path:
+    """``iterations`` REINFORCE updates of ``episodes`` games each; the actor saved where
+    ``Crew`` loads it."""
     torch.manual_seed(seed)
 
     def make():
-        return PettingZooEnv(amongus_v6.env(num_players=players))
+        return PettingZooEnv(setting.env(seed=seed))
 
     envs = DummyVectorEnv([make, make])
     envs.seed(seed)
     probe = make()
-    names = amongus_v6.raw_env().spec.teams  # info["team"] indexes these
-    size = probe.observation_space["observation"].shape[0]
-    actors = {k: RoleActor(size, probe.action_space.n) for k in range(len(names))}
-    optimisers = {k: torch.optim.Adam(a.parameters(), lr=3e-3) for k, a in actors.items()}
+    actor = Actor(probe.observation_space["observation"].shape[0], probe.action_space.n)
+    optimiser = torch.optim.Adam(actor.parameters(), lr=3e-3)
     buffer = VectorReplayBuffer(50_000, 2)
-    collector = Collector(ByRole(probe.action_space, actors), envs, buffer)
+    collector = Collector(Sampling(probe.action_space, actor), envs, buffer)
     collector.reset()
-    decisions: Counter = Counter()
-    history = {names[k]: [] for k in actors}
-    for _ in range(iterations):
+    for i in range(iterations):
         collector.reset_buffer()
         collector.collect(n_episode=episodes)
         # sub-buffer by sub-buffer: each holds one env's games, in order
         stored = Batch.cat([buf[np.arange(len(buf))] for buf in buffer.buffers if len(buf)])
-        returns = own_returns(stored, probe.agent_idx)
-        teams = np.asarray(stored.policy.team)
-        for k, actor in actors.items():
-            rows = np.flatnonzero(teams == k)
-            if not rows.size:
-                continue
-            obs = stored.obs[rows]
-            g = torch.as_tensor(returns[rows], dtype=torch.float32)
-            logp = actor.distribution(obs.obs, obs.mask).log_prob(
-                torch.as_tensor(np.asarray(stored.act)[rows]))
-            loss = -((g - g.mean()) * logp).mean()
-            optimisers[k].zero_grad()
-            loss.backward()
-            optimisers[k].step()
-            decisions[names[k]] += rows.size
-            history[names[k]].append(float(g.mean()))
-        print("mean return per decision: " + ", ".join(
-            f"{role} {values[-1]:+.3f}" for role, values in history.items() if values))
-    return {"decisions": dict(decisions), "returns": history}
+        g = torch.as_tensor(own_returns(stored, probe.agent_idx), dtype=torch.float32)
+        logp = actor.distribution(stored.obs.obs, stored.obs.mask).log_prob(
+            torch.as_tensor(np.asarray(stored.act)))
+        loss = -((g - g.mean()) * logp).mean()
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        if i % 10 == 9 or i == iterations - 1:
+            print(f"iteration {i + 1}: {len(g)} crew decisions, mean return {float(g.mean()):+.3f}")
+    return Crew.save(actor.net)
+
+
+def main(iterations: int = 40, episodes: int = 40, games: int = 2000, seed: int = 0) -> dict:
+    """Train, then judge the crew on held-out deals; returns its gain over a random crew
+    (``examples.setting.judge``)."""
+    print(f"trained {train(iterations, episodes, seed)}")
+    return setting.judge(ENTRANT, games)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--iterations", type=int, default=3)
-    parser.add_argument("--episodes", type=int, default=20)
+    parser.add_argument("--iterations", type=int, default=40)
+    parser.add_argument("--episodes", type=int, default=40)
+    parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     main(**vars(parser.parse_args()))

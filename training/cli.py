@@ -13,6 +13,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
+import envs
 from evaluation.commands import game_param, seed
 from agents.neural import DEVICES
 from training.evaluate import below_random
@@ -127,7 +128,8 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="train a recipe (recipes/NAME.toml, or a .toml path): its game, table, "
                    "step budget and options; only --seed, --out, --threads, --device, --resume, "
                    "--quiet, --no-tensorboard and --allow-code go with it")
-    p.add_argument("--players", type=int, default=d.num_players, help="seats at the table")
+    p.add_argument("--players", type=int, default=None,
+                   help="seats at the table (default the game's own table size)")
     p.add_argument("--steps", type=int, default=None,
                    help=f"agent decisions to train on, all seats together (default "
                    f"{d.total_steps:,}, or no limit when --seconds is given)")
@@ -248,7 +250,8 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         raise ValueError("give the number of players with --players, not --param")
     return Args(
         game=ns.game,
-        num_players=ns.players,
+        num_players=(envs.registry[ns.game].resolve()["num_players"] if ns.players is None
+                     else ns.players),
         params=params,
         vary=dict(ns.vary),
         seed=ns.seed,

@@ -687,7 +687,8 @@ def held_out_scoring(run: Run, args: Args, out: Path) -> tuple[dict, HeldOut | N
         return team_models, None
     opponents = list(args.eval_opponents) or policy_names(args.game)
     return team_models, HeldOut(args.game, run.env.params, list(team_models), opponents,
-                                args.eval_games, eval_seed(args.seed), out)
+                                args.eval_games, eval_seed(args.seed), out,
+                                team_models if args.seconds is not None else None)
 
 
 def budget_fraction(args: Args, step: int, run_start: float) -> float:

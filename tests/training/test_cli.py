@@ -42,6 +42,12 @@ def test_arguments_reach_the_trainer():
     assert (warm.imitation_epochs, warm.imitation_lr, warm.imitation_share) == (8, 0.002, 0.3)
 
 
+@pytest.mark.parametrize("game,players", [("amongus", 6), ("maniacal", 4), ("menace", 6)])
+def test_without_players_a_run_sits_the_games_own_table_size(game, players):
+    # not one default for every game: MANIACAL seats 2 to 5, and 6 was refused
+    assert args_from_namespace(parse(["train", game])).num_players == players
+
+
 def test_bad_arguments_exit_with_a_message(capsys):
     with pytest.raises(SystemExit):
         parse(["train", "amongus", "--param", "max_rounds"])
