@@ -6,9 +6,10 @@ the character whose cards and abilities serve it best, never plays a Bad card wh
 else is legal, and votes out the seat most tied to the Menace by all the public evidence in its
 observation, this round and over the past-round window: its share of the Bad cards revealed in
 rounds it played in (less the observer's own cards), the Oxygen it spent on Above Deck Actions
-(which no Crew seat does) and the Energy (which it spends only on Self-Repair), ballots it cast
-against seats since shown to be Crew, plus what Surveillance, Analyze and Bloodwork showed and
-any agenda revealed. A Menace shown for what it is (an exiled one still plays) it wounds with
+(which no Crew seat does) and the Energy (which it spends only on Self-Repair), its uses of
+Veto and Prune, ballots it cast against seats since shown to be Crew, Brawl Wounds it gave as
+Mission Leader to the observer or a seat shown to be Crew, plus what Surveillance, Analyze and
+Bloodwork showed and any agenda revealed. A Menace shown for what it is (an exiled one still plays) it wounds with
 Backstab or Brawl before anything else, and it keeps those cards longer than others when it must
 part with one.
 
@@ -19,7 +20,8 @@ pays (it ends the game, or the table already suspects it most and a vote will si
 players not Backstab or Brawl) or draws otherwise, never plays a card that would wound itself
 (Backstab while it holds the Mission Leader token, Brawl while another does, Reactor Leak while
 un-wounded) if it has another play, and votes with the table's suspicion against anyone but
-itself, since an exiled crewmember costs 3 Oxygen.
+itself, since an exiled crewmember costs 3 Oxygen. Neither side ever chooses itself as the
+target of a Brawl's Wound or an agenda's (issue 46).
 
 The policy has no memory: everything it weighs is in the observation of the decision, so the
 same observation always gets the same action.
@@ -44,11 +46,13 @@ from envs.menace.observe import (
     CHARACTER_OFFER,
     BLOODWORK_CARD,
     BLOODWORK_SEAT,
+    BRAWL as BRAWL_PIECE,
     CHARACTER,
     COWARD_SIDE,
     DECISION,
     ENERGY,
     EXILED,
+    GAME_BRAWLS,
     MISSION_LEADER,
     OWN_AGENDA,
     OXYGEN,
@@ -163,8 +167,25 @@ W_ABILITY = 1.0  # suspicion per Oxygen a seat spent on Above Deck Actions (no C
 # won 0.517 at 7 players (0.380 not spending); with it, 0.357 (play_match, 2,000 games). A random
 # Menace, which spends Energy as it comes, fell 0.395 -> 0.264 at 7 (benchmark deals).
 W_ENERGY = 1.0
-# What each ability's use counts against a seat: its Oxygen, and its Energy where no Crew uses it.
-ABILITY_SPEND = ABILITY_OXYGEN + W_ENERGY * np.where(CREW_USES, 0, ABILITY_ENERGY)
+# Suspicion per use of Veto or Prune, harm paid for with a discard (issue 46, audit turn 4 V1):
+# the Crew never uses them, and a discard was evidence no Crew counted, so a Menace harmed for
+# free with them.
+W_DISCARD = 1.0
+FREE_HARM = np.zeros(c.N_ABILITIES, np.float64)
+FREE_HARM[c.VETO] = FREE_HARM[c.PRUNE] = 1.0
+# What each ability's use counts against a seat: its Oxygen, its Energy where no Crew uses it, and
+# Veto's or Prune's discard.
+ABILITY_SPEND = (
+    ABILITY_OXYGEN + W_ENERGY * np.where(CREW_USES, 0, ABILITY_ENERGY) + W_DISCARD * FREE_HARM
+)
+# Suspicion of the Mission Leader per Brawl Wound it chose to give to the observer or to a seat
+# since shown to be Crew (issue 46). Only the Mission Leader chooses a Brawl's target; the
+# heuristic Crew gives it to its top suspect, a Menace to the Crew. A Wound to a seat shown to be
+# the Menace counts as much for the one who chose it; one to a seat not shown either way says
+# nothing the Crew can use. Counting that one too (1.0), with Backstab and Brawl weighed as Bad
+# cards until a Menace is shown, made the Crew exile its own: against the careful Menace at 5
+# players it won 50 of 300 deals, against 80 with this rule and 75 with neither (seed 0).
+W_BRAWL = 2.0
 W_VOTE = 0.5  # suspicion per ballot against a seat since shown to be Crew
 SHOWN = 5.0  # suspicion of a seat whose agenda is revealed as the Menace's (+10)
 FINISH = 10.0  # suspicion per Wound of a shown Menace, when the Crew chooses whom to wound
@@ -271,13 +292,51 @@ def public_evidence(obs, off, n, own_known, out):
 
 
 @kernel
-def suspicion(obs, off, n, out):
+def brawl_weight(target, sides):
+    """What one Brawl Wound given to seat `target` says of the seat that chose it, to a
+    crewmember observing (seat 0)."""
+    if sides[target] == c.MENACE:
+        return -W_BRAWL
+    if target == 0 or sides[target] == c.CREW:
+        return W_BRAWL
+    return 0.0
+
+
+@kernel
+def brawl_evidence(obs, off, n, out):
+    """Adds to each seat's row what the Brawl targets it chose say of it (`brawl_weight`): this
+    round's (the `brawl` piece) and the whole game's before it (`game_brawls`), where the
+    observation has them."""
+    sides = np.empty(n, np.int64)
+    for r in range(n):
+        sides[r] = revealed_side(obs, off, r)
+    if off[BRAWL_PIECE + 1] > off[BRAWL_PIECE]:
+        by, target = -1, -1
+        for r in range(n):
+            if obs[off[BRAWL_PIECE] + r] > 0.5:
+                by = r
+            if obs[off[BRAWL_PIECE] + n + r] > 0.5:
+                target = r
+        if by >= 0 and target >= 0:
+            out[by] += brawl_weight(target, sides)
+    if off[GAME_BRAWLS + 1] > off[GAME_BRAWLS]:
+        for by in range(n):
+            for target in range(n):
+                k = count(obs[off[GAME_BRAWLS] + by * n + target] * 20.0)
+                if k > 0:
+                    out[by] += k * brawl_weight(target, sides)
+
+
+@kernel
+def suspicion(obs, off, n, crew, out):
     """How strongly each other seat is tied to the Menace: the public evidence, plus what
     Surveillance, Analyze and Bloodwork showed; a revealed agenda settles it. Seats that cannot
     be voted for get -1e9. Ties are broken clockwise from the Mission Leader, an order every seat
     sees alike, so that the Crew's votes do not split over equal suspects. Exiled seats keep
     their score (a Brawl may still wound them); only killed seats, and the observer, get -1e9."""
     public_evidence(obs, off, n, True, out)
+    if crew:
+        brawl_evidence(obs, off, n, out)
     leader = 0
     for r in range(n):
         if obs[off[MISSION_LEADER] + r] > 0.5:
@@ -544,7 +603,7 @@ def decide_with(obs, mask, off, n, reserve):
     oxygen = count(obs[off[OXYGEN]] * 20.0)
     energy = count(obs[off[ENERGY]] * 20.0)
     scores = np.empty(n, np.float64)
-    suspicion(obs, off, n, scores)
+    suspicion(obs, off, n, not menace, scores)
     top, second = top_two(obs, off, scores, n)
     choice = -1
 
@@ -586,13 +645,16 @@ def decide_with(obs, mask, off, n, reserve):
                 cancel = category == c.GOOD if menace else category == c.BAD
                 choice = A.YES if cancel else A.PASS
     elif decision == R.BRAWL_TARGET or decision == R.AGENDA_TARGET:
-        scores[0] = -1e9  # never oneself
+        # The Crew gives a Wound to the most suspect, the Menace to the least; the Saint heals
+        # the least suspect. Never oneself: the Brawl's mask allows the Mission Leader's own seat
+        # (issue 46: the Menace took the lowest score, its own -1e9, and wounded itself).
+        saint = decision == R.AGENDA_TARGET and agenda == c.THE_SAINT
+        highest = not menace and not saint
+        scores[0] = -1e9 if highest else 1e9
         if decision == R.BRAWL_TARGET or agenda == c.THE_VENGEANT:  # a Wound to give
             if not menace:
                 finish_first(obs, off, n, scores)
-        choice = best_seat(mask, scores, n, not menace)
-        if decision == R.AGENDA_TARGET and agenda == c.THE_SAINT:  # heal the least suspect
-            choice = best_seat(mask, scores, n, False)
+        choice = best_seat(mask, scores, n, highest)
     elif decision == R.CALL_VOTE:
         if menace:
             call = top >= MENACE_CALL_THRESHOLD

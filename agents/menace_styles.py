@@ -152,7 +152,7 @@ def most_wounded(obs, mask, off, n):
     """The Brawl target with the most Wounds (a second Wound kills), the least suspected
     first among equals; never itself, nor a seat shown to be the Menace (+10 suspicion)."""
     scores = np.empty(n, np.float64)
-    suspicion(obs, off, n, scores)
+    suspicion(obs, off, n, False, scores)
     for r in range(n):
         wounds = 0.0
         for w in range(N_WOUND_KINDS):

@@ -136,7 +136,7 @@ def crew_view(n=5, **pieces):
 
 def crew_suspicion(obs, off, n=5):
     out = np.empty(n, np.float64)
-    suspicion(obs, off, n, out)
+    suspicion(obs, off, n, True, out)
     return out
 
 
@@ -255,6 +255,56 @@ def test_menace_keeps_backstab_out_of_its_cover_from_seven_players():
                            mission_leader=[(0, 0), (1, 1)],
                            decision=[(rules.CALL_VOTE, 0), (rules.TURN, 1)])
         assert heuristic_choice(obs, ["draw", "play Backstab"], n=n) == expected
+
+
+
+def test_menace_mission_leader_never_gives_its_brawl_wound_to_itself():
+    # The Menace holds the token as the first Brawl is revealed: the mask allows its own seat
+    # (the card says "a crewmember"), and it gives the Wound to another (issue 46: it took the
+    # lowest score, its own, and wounded itself).
+    seats = [f"seat +{r}" for r in range(5)]
+    obs, _ = crew_view(own_agenda=[(c.THE_VENGEANT, 0), (c.THE_CONTAGION, 1)],
+                       decision=[(rules.CALL_VOTE, 0), (rules.BRAWL_TARGET, 1)])
+    assert heuristic_choice(obs, seats) != "seat +0"
+
+
+def test_saint_heals_another_seat_than_itself():
+    seats = [f"seat +{r}" for r in range(5)]
+    obs, _ = crew_view(own_agenda=[(c.THE_VENGEANT, 0), (c.THE_SAINT, 1)],
+                       decision=[(rules.CALL_VOTE, 0), (rules.AGENDA_TARGET, 1)])
+    assert heuristic_choice(obs, seats) != "seat +0"
+
+
+def test_crew_suspects_the_mission_leader_who_gave_a_brawl_wound_to_the_crew():
+    # This round seat 2, the Mission Leader, gave the Brawl's Wound to the observer; in an
+    # earlier round seat 3 gave one to seat 4, since shown to be The Witness, and seat 1 one to
+    # seat 2, not shown either way (a Crew Mission Leader wounds its top suspect: no evidence).
+    shown = {"agenda_revealed": [((4, c.THE_WITNESS), 1)], "exiled": [(4, 1)]}
+    obs, off = crew_view(brawl=[((0, 2), 1), ((1, 0), 1)],
+                         game_brawls=[((3, 4), 1 / 20), ((1, 2), 1 / 20)], **shown)
+    quiet, _ = crew_view(**shown)
+    gained = crew_suspicion(obs, off) - crew_suspicion(quiet, off)
+    assert gained[2] == pytest.approx(2.0) and gained[3] == pytest.approx(2.0)
+    assert gained[1] == pytest.approx(0.0)
+    assert calls_vote(obs) and not calls_vote(quiet)
+
+
+def test_crew_trusts_the_mission_leader_who_gave_a_brawl_wound_to_a_shown_menace():
+    shown = {"agenda_revealed": [((4, c.THE_CONTAGION), 1)], "exiled": [(4, 1)]}
+    obs, off = crew_view(brawl=[((0, 2), 1), ((1, 4), 1)], **shown)
+    quiet, _ = crew_view(**shown)
+    assert crew_suspicion(obs, off)[2] == pytest.approx(crew_suspicion(quiet, off)[2] - 2.0)
+
+
+def test_crew_suspects_who_used_veto_or_prune():
+    # Veto and Prune cost a discard, not Oxygen; the Crew never uses them, so using one is as
+    # telling as a point of Oxygen spent (audit turn 4, V1: free harm).
+    osric, captain, juno = (c.CHARACTER_NAMES.index(name)
+                            for name in ("Osric Vale", "Malumil Einum", "Juno Saar"))
+    for character, slot in ((captain, 0), (juno, 1)):  # Veto; Prune
+        obs, off = crew_view(past_round=[(0, 1)], past_abilities_used=[((0, 3, slot), 1)],
+                             character=[((3, osric), 0), ((3, character), 1)])
+        assert crew_suspicion(obs, off)[3] == pytest.approx(1.0, abs=1e-2)
 
 
 # --- no simple script crushes the heuristic Crew ---------------------------------------------
