@@ -83,7 +83,8 @@ def test_a_run_trains_saves_and_loads_its_activation_and_critic_widths(tmp_path)
 def test_a_recipe_sets_the_options(tmp_path):
     path = tmp_path / "cheap.toml"
     path.write_text('game = "amongus"\nplayers = 6\nsteps = 1000\n[trainer]\n'
-                    'activation = "relu"\ncritic_hidden = [64, 64]\nupdate_epochs = 1\n')
+                    'activation = "relu"\ncritic_hidden = [64, 64]\nupdate_epochs = 1\n'
+                    '[score]\nplay = "sampled"\n')
     args = load(str(path)).args(seed=1, out=str(tmp_path / "run"))
     assert (args.activation, args.critic_hidden, args.update_epochs) == ("relu", (64, 64), 1)
 
