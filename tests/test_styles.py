@@ -96,17 +96,19 @@ def test_careful_drain_keeps_self_wounding_cards_while_anything_else_is_legal():
     assert kept[MA.DRAW] and not kept[[MA.PLAY + card for card in SELF_WOUNDING]].any()
 
 
-def test_careful_drain_beats_the_drain_against_the_heuristic_crew():
-    """The audit's strongest Menace: the drain that does not wound itself. Its lead over the
-    drain shrank once the Crew took characters with strike cards, which kill an exiled careful
-    drain (benchmark deals: 0.066 -> 0.056; these 2,000 deals, seed 3: 0.019)."""
+def test_the_drain_no_longer_wounds_itself_so_care_costs_the_careful_drain():
+    """The audit's careful drain was the drain that does not wound itself, and beat it while the
+    heuristic Menace's Brawl gave its own Wound to itself as Mission Leader (benchmark deals:
+    +0.066, then +0.056). The drain plays the heuristic's turn, and since the Brawl fix
+    (2026-12-07, docs/rules/menace.md) it wounds the Crew instead: never playing Backstab or
+    Brawl now costs the careful drain (these 2,000 deals, seed 3: 0.656 against 0.7225)."""
     result = cross_play("menace", {"crew": ["heuristic"],
                                    "menace": ["drain", "careful@py:agents.menace_drain:"
                                               "MenaceCarefulDrain"]}, 2000, seed=3, workers=1,
                         num_players=5)
     rate = {c.sides[1]: c.summary(("crew", "menace"))["win_rate"]["menace"]
             for c in result.cells}
-    assert rate["careful"] > rate["drain"], rate
+    assert rate["drain"] > rate["careful"], rate
 
 
 def test_sellhire_never_builds_and_sells_the_dearest_room():
