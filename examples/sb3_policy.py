@@ -18,7 +18,6 @@ side it plays (``agents/outside.py``).
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 import numpy as np
@@ -30,24 +29,15 @@ from training.sb3 import make_sb3_vec_env
 ENTRANT = "sb3@py:examples.sb3_policy:SB3Crew"
 
 
-class SB3Crew:
-    """The saved MaskablePPO crew, acting on hiddendeck's batched rows (greedy), from the file
-    the environment variable ``variable`` names (else ``default``)."""
+class SB3Crew(setting.Saved):
+    """The saved MaskablePPO crew, acting on hiddendeck's batched rows (greedy)."""
 
-    teams = (setting.TEAM,)
     variable, default = "SB3_CREW_MODEL", "runs/sb3/crew.zip"
-
-    @classmethod
-    def path(cls) -> Path:
-        return Path(os.environ.get(cls.variable, cls.default))
 
     def __init__(self):
         from sb3_contrib import MaskablePPO
 
-        path = self.path()
-        if not path.is_file():
-            raise ValueError(f"{path}: no SB3 model; run the example first or set "
-                             f"{self.variable}")
+        path = self.existing("SB3 model")
         self.model = MaskablePPO.load(path, device="cpu")
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:

@@ -110,11 +110,9 @@ def mlp(observation_size: int, num_actions: int, hidden: int = 64) -> torch.nn.S
                                torch.nn.Linear(hidden, num_actions))
 
 
-class SavedCrew:
-    """A crew actor saved as an ``mlp``'s ``state_dict`` at the file the environment variable
-    ``variable`` names (else ``default``), playing greedily for hiddendeck's evaluation: its
-    most likely legal action in each row. An example subclasses it with its own file, and the
-    subclass is what ``py:`` names."""
+class Saved:
+    """A trained crew kept at the file the environment variable ``variable`` names (else
+    ``default``), for hiddendeck's evaluation to load through ``py:``."""
 
     teams = (TEAM,)
     variable: str
@@ -124,12 +122,21 @@ class SavedCrew:
     def path(cls) -> Path:
         return Path(os.environ.get(cls.variable, cls.default))
 
-    def __init__(self):
+    def existing(self, what: str) -> Path:
+        """The file, or one line saying it is missing and how to make it."""
         path = self.path()
         if not path.is_file():
-            raise ValueError(f"{path}: no saved crew; run the example first or set "
-                             f"{self.variable}")
-        weights = torch.load(path)
+            raise ValueError(f"{path}: no {what}; run the example first or set {self.variable}")
+        return path
+
+
+class SavedCrew(Saved):
+    """A crew actor saved as an ``mlp``'s ``state_dict``, playing greedily for hiddendeck's
+    evaluation: its most likely legal action in each row. An example subclasses it with its own
+    file, and the subclass is what ``py:`` names."""
+
+    def __init__(self):
+        weights = torch.load(self.existing("saved crew"))
         hidden, size = weights["0.weight"].shape
         self.net = mlp(size, weights["2.weight"].shape[0], hidden)
         self.net.load_state_dict(weights)
