@@ -17,6 +17,7 @@ import envs
 from evaluation.commands import game_param, seed
 from agents.neural import DEVICES
 from training.evaluate import below_random
+from training.pool import SAMPLING
 from training.ppo import Args, train
 from training.recipes import MAX_WIDTH
 
@@ -175,6 +176,13 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="share of game sides played by league members (default %(default)s)")
     p.add_argument("--pool-size", type=_count, default=d.pool_size,
                    help="recent snapshots kept per team in the league (default %(default)s)")
+    p.add_argument("--league-sampling", choices=SAMPLING, default=d.league_sampling,
+                   help="which league member a draw picks: uniform, or pfsp (toward those the "
+                   "learner does worst against; default %(default)s)")
+    p.add_argument("--pfsp-power", type=float, default=d.pfsp_power,
+                   help="pfsp weight (1 - score) ** power (default %(default)s)")
+    p.add_argument("--pfsp-decay", type=float, default=d.pfsp_decay,
+                   help="weight of a pfsp result one rollout older (default %(default)s)")
     p.add_argument("--scripted-opponent", action="append", default=[], metavar="NAME",
                    help="also put this scripted player (random, heuristic, or a team's .pt) in "
                    "the league (repeatable); then the run is not pure self-play")
@@ -274,6 +282,9 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         shared_policy=ns.shared_policy,
         opponent_share=ns.opponent_share,
         pool_size=ns.pool_size,
+        league_sampling=ns.league_sampling,
+        pfsp_power=ns.pfsp_power,
+        pfsp_decay=ns.pfsp_decay,
         scripted_opponents=tuple(ns.scripted_opponent),
         fixed_teams=dict(ns.fixed),
         imitate=ns.imitate,

@@ -111,6 +111,8 @@ def log_update(writer, step: int, teams, update_stats: dict, explained: dict, st
         writer.add_scalar("charts/game_length", np.mean(stats["lengths"]), step)
     for key, value in charts.items():
         writer.add_scalar(f"charts/{key}", value, step)
+    for group, score in stats.get("league", {}).items():  # what a pfsp league draws toward
+        writer.add_scalar(f"league/lowest_score/{group}", score, step)
     writer.add_scalar("credit/rewards_credited_share", credited_share, step)
     writer.add_scalar("credit/carried_transitions", stats["carried"], step)
     writer.add_scalar("credit/chains_cut", stats["cut"], step)

@@ -46,7 +46,7 @@ from training.evaluate import HeldOut, eval_seed
 from training.gae import per_seat_gae
 from training.imitate import imitate
 from training.instrument import Clock, TrainingLog, explained_variance
-from training.pool import OpponentPool
+from training.pool import SAMPLING, OpponentPool
 from training.recurrent import recurrent_logits, seat_sequences
 from training.rollout import Collector, Minibatches
 from training.run_checkpoint import (
@@ -174,6 +174,14 @@ class Args:
     different claim from self-play; reports must say which was used"""
     scripted_share: float = 0.5
     """chance that a league draw is a scripted player rather than a snapshot"""
+    league_sampling: str = "uniform"
+    """which member a league draw picks, among the snapshots and among the scripted players:
+    ``uniform``, or ``pfsp`` (prioritised fictitious self-play: a member with weight
+    ``(1 - s) ** pfsp_power``, s the learner's recent score against it; ``training.pool``)"""
+    pfsp_power: float = 2.0
+    """how hard ``pfsp`` leans toward the members the learner does worst against (0: uniform)"""
+    pfsp_decay: float = 0.9
+    """weight of a ``pfsp`` result one rollout older (1: never forget; 0: the last rollout only)"""
     fixed_teams: dict = field(default_factory=dict)
     """teams that are not trained, each played in every game by a scripted player or a
     checkpoint of that team (``{"crew": "heuristic"}`` trains the impostor against the heuristic
@@ -323,6 +331,14 @@ class Args:
         if self.ent_coef < 0 or (self.ent_coef_final is not None and self.ent_coef_final < 0):
             raise ValueError(f"entropy coefficients must be >= 0, got {self.ent_coef}, "
                              f"{self.ent_coef_final}")
+        if self.league_sampling not in SAMPLING:
+            raise ValueError(f"league_sampling must be one of {SAMPLING}, got "
+                             f"{self.league_sampling!r}")
+        if not (isinstance(self.pfsp_power, (int, float)) and math.isfinite(self.pfsp_power)
+                and self.pfsp_power >= 0):
+            raise ValueError(f"pfsp_power must be a finite number >= 0, got {self.pfsp_power!r}")
+        if not (isinstance(self.pfsp_decay, (int, float)) and 0.0 <= self.pfsp_decay <= 1.0):
+            raise ValueError(f"pfsp_decay must be in [0, 1], got {self.pfsp_decay!r}")
         if not 0.0 <= self.scripted_share <= 1.0:
             raise ValueError(f"scripted_share must be in [0, 1], got {self.scripted_share}")
         if not 0.0 <= self.opponent_share < 1.0:
@@ -628,7 +644,8 @@ def build_run(args: Args) -> Run:
                   for m in models]
     pool = OpponentPool(groups, args.pool_size, rng, configs,
                         _scripted_league(args.scripted_opponents, groups, spec, env.params,
-                                         args.seed), args.scripted_share)
+                                         args.seed), args.scripted_share,
+                        args.league_sampling, args.pfsp_power, args.pfsp_decay)
     fixed_players = {groups.index(team): _fixed_player(name, team, spec, env.params, args.seed)
                      for team, name in args.fixed_teams.items()}
     fixed = {g: pool.register(p, pinned=True) for g, p in fixed_players.items()}

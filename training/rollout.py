@@ -209,6 +209,7 @@ class Collector:
                  "undecided": 0.0, "cut": 0, "wins": np.zeros(len(env.spec.teams) + 1, np.int64),
                  "lengths": []}
         self.pool.prune(self.opponent)
+        self.pool.fade()
         self._league_changed()
         flat_group, flat_learn = buf.group.reshape(-1), buf.learn.reshape(-1)
         flat_done, flat_rewards = buf.done.reshape(-1), buf.rewards.reshape(-1)
@@ -266,10 +267,31 @@ class Collector:
                         with torch.inference_mode():  # where its memories were made
                             self.pool.members[k].game_over(ended)
                 np.add.at(stats["wins"], env.winner[ended], 1)  # draw (-1): the last slot
+                self._league_results(ended, rewards)
                 stats["lengths"].extend(self.game_length[ended].tolist())
                 self.game_length[ended] = 0
                 self.deal(ended)
+        stats["league"] = {g: min(map(self.pool.score, self.pool.snapshots(g)
+                                      + self.pool.scripted[g]))
+                           for g in self.pool.groups if self.pool.has(g)}
         return stats
+
+    def _league_results(self, ended: np.ndarray, rewards: np.ndarray) -> None:
+        """The learner's score against each league member in games that just ended (what a
+        ``pfsp`` league draws by): in a team game a win 1, a draw 1/2, a loss 0; in a
+        free-for-all the member's own place read off its reward in [-1, 1], 0 when it came
+        first and 1 when it came last."""
+        winner = self.env.winner[ended]
+        for k in range(self.sides):
+            member = self.opponent[ended, k]
+            played = member >= 0
+            if not played.any():
+                continue
+            if self.shared:
+                score = (1.0 - rewards[ended, k]) / 2.0
+            else:
+                score = np.where(winner < 0, 0.5, (winner != k).astype(np.float64))
+            self.pool.record(member[played], score[played])
 
     def _store(self, slot: int, observation: torch.Tensor, action_mask: torch.Tensor) -> None:
         self.buf.obs[slot].copy_(observation)

@@ -9,6 +9,7 @@ import torch
 from agents.neural import ActorCritic
 from agents.policy import RandomPolicy
 from training.pool import OpponentPool, draw_frozen_sides
+from training.run_checkpoint import latest_checkpoint
 from training.ppo import Args, train
 
 from .conftest import TINY
@@ -116,3 +117,79 @@ def test_a_checkpoint_must_be_the_team_it_plays(tiny_run, tmp_path):
     right = dataclasses.replace(wrong, fixed_teams={"crew": str(paths["crew"])},
                                 scripted_opponents=(str(paths["impostor"]),))
     assert set(train(right)) == {"crew", "impostor"}
+
+
+def _league(sampling="pfsp", **kw):
+    pool = OpponentPool(["crew"], 5, np.random.default_rng(2), {"crew": CONFIG},
+                        sampling=sampling, **kw)
+    for _ in range(3):
+        pool.add("crew", ActorCritic(CONFIG))
+    return pool, pool.snapshots("crew")
+
+
+def test_pfsp_draws_the_member_the_learner_does_worst_against_most():
+    pool, (beaten, even, beating) = _league()
+    pool.record(np.array([beaten] * 40 + [even] * 40 + [beating] * 40),
+                np.r_[np.ones(40), np.tile([0.0, 1.0], 20), np.zeros(40)])
+    picks = pool.draw("crew", 6000)
+    share = [np.mean(picks == k) for k in (beaten, even, beating)]
+    # weights (1 - s)^2 with s = 41/42, 21/42, 1/42: about 0.0005, 0.21, 0.79
+    assert share[0] < 0.01 and 0.17 < share[1] < 0.25 and share[2] > 0.75
+
+
+def test_pfsp_scores_a_draw_as_half_and_starts_every_member_at_half():
+    pool, (a, b, _) = _league()
+    assert pool.score(a) == 0.5
+    pool.record(np.array([a, a]), np.array([0.5, 0.5]))
+    assert pool.score(a) == 0.5 and pool.results[a][1] == 2
+
+
+def test_pfsp_results_fade_so_a_beaten_member_comes_back():
+    pool, (beaten, other, _) = _league(decay=0.5)
+    pool.record(np.full(64, beaten), np.ones(64))
+    before = pool.weights(pool.snapshots("crew"))[0]
+    for _ in range(20):  # 64 games fade to 64 / 2**20
+        pool.fade()
+    after = pool.weights(pool.snapshots("crew"))[0]
+    assert before < 0.001 and abs(after - 1 / 3) < 0.01
+
+
+def test_uniform_league_draws_as_before_pfsp():
+    """A uniform league draws with the same calls as before pfsp existed, so earlier runs
+    repeat bit for bit."""
+    pool, members = _league("uniform")
+    rng = np.random.default_rng(2)
+    rng.random(50)  # scripted or not
+    assert (pool.draw("crew", 50) == np.asarray(members)[rng.integers(3, size=50)]).all()
+
+
+def test_pfsp_results_survive_a_save_and_load():
+    pool, (a, b, c) = _league()
+    pool.record(np.array([a, b, b]), np.array([1.0, 0.0, 0.5]))
+    again = OpponentPool(["crew"], 5, np.random.default_rng(2), {"crew": CONFIG}, sampling="pfsp")
+    again.load_state_dict(pool.state_dict())
+    assert [again.score(k) for k in again.snapshots("crew")] == [pool.score(k) for k in (a, b, c)]
+
+
+@pytest.mark.parametrize("bad, message", [
+    (dict(league_sampling="elo"), "league_sampling must be one of"),
+    (dict(league_sampling="pfsp", pfsp_power=-1.0), "pfsp_power must be"),
+    (dict(league_sampling="pfsp", pfsp_decay=1.5), "pfsp_decay must be in"),
+])
+def test_bad_league_settings_are_refused_by_name(tmp_path, bad, message):
+    with pytest.raises(ValueError, match=message):
+        train(dataclasses.replace(Args(out=str(tmp_path), **TINY), **bad))
+
+
+def test_training_with_a_pfsp_league_scores_its_members_and_resumes_with_them(tmp_path):
+    args = dataclasses.replace(Args(out=str(tmp_path / "run"), **TINY),
+                               scripted_opponents=("random",), opponent_share=0.5,
+                               league_sampling="pfsp", pfsp_decay=1.0)
+    assert set(train(args)) == {"crew", "impostor"}
+    saved = torch.load(latest_checkpoint(tmp_path / "run") / "trainer.pt", weights_only=False)
+    games = sum(counts[1] for group in saved["pool"].values()
+                for kind in group["results"].values() for counts in kind)
+    assert games > 0  # games against league members were scored
+    resumed = dataclasses.replace(args, out=str(tmp_path / "more"), resume=str(tmp_path / "run"),
+                                  total_steps=args.total_steps * 2)
+    assert set(train(resumed)) == {"crew", "impostor"}
