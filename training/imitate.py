@@ -5,6 +5,13 @@ impostor stops sabotaging long before it could learn to guess colours); starting
 competent player lets PPO improve on the skill instead of having to find it. Only the actor is
 fitted here: the trainer then warms the critic up on the imitated actor's own games before the
 actor moves (``Args.critic_warmup``), so PPO's first advantages are not a random critic's noise.
+
+A recurrent (GRU) actor imitates whole seat trajectories: while the teachers play, it runs
+along each seat's own decisions and remembers them (its memory restarts with each game, as in
+play), and each round is then fitted as the PPO update fits a GRU (``training.recurrent``): one
+column per (game slot, seat), in time order, from the memory each column started with, so the
+memory learns to carry what the teacher's choices depended on (truncated back-propagation
+through time over the round).
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from torch import nn
 
 from agents.neural import MaskedCategorical
 from agents.policy import Policy, choose
+from training.recurrent import recurrent_logits, seat_sequences
 
 
 def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: np.ndarray,
@@ -42,6 +50,10 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
     who = np.stack([rows, env.current_seat], 1)
     playing = np.zeros(B, np.int64) if len(teachers) == 1 else rng.integers(len(teachers), size=B)
     learners = [g for g in range(len(models)) if g not in fixed]
+    P = env.num_players
+    # the recurrent learners' memories, [B, P, M] each, kept across rounds as in play
+    memory = {g: torch.zeros((B, P, models[g].memory_size)) for g in learners
+              if models[g].recurrent}
     losses: dict[int, float] = {}
     rounds = max(1, decisions // (B * T))
     shown = bar(rounds * B * T, "imitation warm start", unit="decision", show=progress)
@@ -52,7 +64,9 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
     for _ in range(rounds):
         if late():
             break
-        seen = {g: ([], [], []) for g in learners}
+        # per learner: observations, masks, the teacher's choices; a recurrent one also each
+        # decision's slot (t * B + game), seat, episode and the memory it started from
+        seen = {g: ([], [], [], [], [], [], []) for g in learners}
         for t in range(T):
             if t and late():
                 break
@@ -68,10 +82,24 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                         if g not in fixed:
                             for store, value in zip(seen[g], (obs, mask, actions[idx])):
                                 store.append(value)
+                        if g in memory:
+                            seat = env.current_seat[idx]
+                            before = memory[g][idx, seat]
+                            device = next(models[g].parameters()).device
+                            with torch.inference_mode():
+                                _, after = models[g].actor_step(
+                                    torch.from_numpy(obs).to(device), before.to(device))
+                            memory[g][idx, seat] = after.cpu()
+                            for store, value in zip(seen[g][3:], (t * B + idx, seat,
+                                                                  env.records["episode"][idx],
+                                                                  before)):
+                                store.append(value)
             shown.update(B)
             _, terminated, truncated = env.step(actions)
             ended = np.flatnonzero(terminated | truncated)
             if ended.size:
+                for g in memory:
+                    memory[g][ended] = 0.0
                 for policy in {*teachers, *fixed.values()}:
                     policy.game_over(ended)
                 if len(teachers) > 1:
@@ -80,14 +108,24 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
             if not seen[g][0]:  # cut short before this team's first decision
                 continue
             device = next(models[g].parameters()).device  # ``Args.device``
-            obs, mask, chosen = (torch.from_numpy(np.concatenate(v)).to(device) for v in seen[g])
-            minibatch = max(1, chosen.shape[0] // num_minibatches)
+            obs, mask, chosen = (torch.from_numpy(np.concatenate(v)).to(device)
+                                 for v in seen[g][:3])
+            columns = None
+            if g in memory:  # whole seat trajectories: minibatches of (game slot, seat) columns
+                columns = _seat_columns(seen[g][3:], B, t + 1)
+                memory_in = torch.cat(seen[g][6]).to(device)
+            units = chosen.shape[0] if columns is None else columns[0].shape[1]
+            minibatch = max(1, units // num_minibatches)
             for _ in range(epochs):
                 epoch = []
-                for mb in torch.randperm(chosen.shape[0]).split(minibatch):
+                for mb in torch.randperm(units).split(minibatch):
                     if epoch and late():
                         break
-                    logits, _ = models[g].actor_step(obs[mb])
+                    if columns is None:
+                        logits, _ = models[g].actor_step(obs[mb])
+                    else:
+                        mb, logits, _ = recurrent_logits(models[g], obs, memory_in,
+                                                         columns[0][:, mb], columns[1][:, mb])
                     loss = -MaskedCategorical(logits, mask[mb]).log_prob(chosen[mb]).mean()
                     optimizers[g].zero_grad(set_to_none=True)
                     loss.backward()
@@ -99,3 +137,16 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
             losses[g] = float(np.mean(epoch))
     shown.close()
     return losses
+
+
+def _seat_columns(recorded, B: int, steps: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """A recurrent learner's round as ``training.recurrent.seat_sequences`` columns over its
+    recorded decisions: ``recorded`` holds each step's slots (``t * B + game``), seats,
+    episodes and memories, in the order the observations were stored."""
+    slots, seats, episodes = (np.concatenate(v) for v in recorded[:3])
+    seat = np.full((steps, B), -1, np.int64)
+    episode = np.zeros((steps, B), np.int64)
+    seat.reshape(-1)[slots] = seats
+    episode.reshape(-1)[slots] = episodes
+    index, restart = seat_sequences(slots, B, seat, episode)
+    return torch.from_numpy(index), torch.from_numpy(restart)

@@ -188,7 +188,8 @@ class Args:
     crew only). Their checkpoints keep the untrained network; ``training.report`` skips them"""
     imitate: str | None = "heuristic"
     """warm start: before PPO, every trained team's actor learns to choose as this scripted
-    player does (None: start from scratch). Not on ``--resume``; MLP only"""
+    player does (None: start from scratch). Not on ``--resume``. A GRU actor imitates whole
+    seat trajectories, its memory running along each seat's decisions (``training.imitate``)"""
     imitate_also: tuple[str, ...] = ()
     """more scripted players whose games the warm start imitates: each warm-start game is
     played on every seat by ``imitate`` or one of these, drawn per game with equal chance, so a
@@ -379,9 +380,6 @@ class Args:
                     or not all(isinstance(v, int) for v in span) or span[0] > span[1]):
                 raise ValueError(f"vary[{name!r}] must be (low, high), two integers with "
                                  f"low <= high, got {span!r}")
-        if self.imitate is not None and self.model != "mlp":
-            raise ValueError("imitate warms up MLP actors only (a GRU would need whole games); "
-                             "pass imitate=None (--imitate none) with model gru")
         if self.imitate_also and self.imitate is None:
             raise ValueError(f"imitate_also {list(self.imitate_also)} needs imitate: the warm "
                              f"start it joins")

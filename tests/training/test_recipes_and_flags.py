@@ -87,10 +87,10 @@ def test_the_options_without_a_flag_are_set_in_a_recipe(tmp_path, key, value):
     assert getattr(args, key) == value and type(getattr(args, key)) is type(getattr(Args(), key))
 
 
-def test_a_recurrent_actor_is_set_in_a_recipe_without_a_warm_start(tmp_path):
+def test_a_recurrent_actor_is_set_in_a_recipe_with_or_without_a_warm_start(tmp_path):
     _write(tmp_path / "gru.toml", {"model": "gru", "imitate": "none"})
     args = recipes.load(str(tmp_path / "gru.toml")).args(seed=1, out=tmp_path / "run")
     assert (args.model, args.imitate) == ("gru", None)
-    _write(tmp_path / "bad.toml", {"model": "gru"})
-    with pytest.raises(ValueError, match="imitate"):
-        recipes.load(str(tmp_path / "bad.toml"))
+    _write(tmp_path / "warm.toml", {"model": "gru"})  # a GRU imitates whole seat trajectories
+    args = recipes.load(str(tmp_path / "warm.toml")).args(seed=1, out=tmp_path / "run")
+    assert (args.model, args.imitate) == ("gru", "heuristic")
