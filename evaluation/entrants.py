@@ -72,7 +72,7 @@ class Entrant:
             from agents.neural import load_policy
 
             found = file_digest(self.source)
-            if found != self.identity:
+            if found != self.identity.removesuffix(GREEDY):
                 raise CheckpointError(
                     f"{self.source}: the file changed since it was checked ({found} != "
                     f"{self.identity}); workers must see the same checkpoint file"
@@ -130,13 +130,21 @@ def resolve(text: str, spec: GameSpec, params: dict) -> Entrant:
     return Entrant(label, source, tuple(plays), f"name:{source}@{digest}")
 
 
+# what a greedy entrant's identity ends with: greedy and sampled play of one checkpoint are two
+# policies, and a results database must not pool their games under one label
+GREEDY = "+greedy"
+
+
 def played_greedy(entrant: Entrant) -> Entrant:
-    """The same checkpoint taking its most likely action at every decision. Only a trained
-    policy has the choice: a scripted bot plays as it is written."""
+    """The same checkpoint taking its most likely action at every decision, under an identity
+    of its own (the file's digest then ``GREEDY``). Only a trained policy has the choice: a
+    scripted bot plays as it is written."""
     if not entrant.checkpoint:
         raise ValueError(f"greedy: {entrant.source!r} is not a checkpoint; only a trained policy "
                          f"chooses between sampling and its most likely action")
-    return replace(entrant, greedy=True)
+    if entrant.greedy:
+        return entrant
+    return replace(entrant, greedy=True, identity=entrant.identity + GREEDY)
 
 
 def code_digest(policy: Policy) -> str:

@@ -43,7 +43,7 @@ import numpy as np
 import envs
 
 from .crossplay import BATCH_GAMES, SLOTS
-from .entrants import Entrant, free_for_all, resolve_all, roles, shown, split_list
+from .entrants import GREEDY, Entrant, free_for_all, resolve_all, roles, shown, split_list
 from .harness import Batch, GameLog
 from .match import wilson_interval
 from .ratings import free_for_all_ratings, team_ratings
@@ -176,6 +176,15 @@ class Results:
                     f"{self.path} ({row[1].rpartition('@')[2][:20]}... now "
                     f"{e.identity.rpartition('@')[2][:20]}...); its old games cannot be rated "
                     f"with the new bot: use another --db"
+                )
+            if row is not None and row[1] != e.identity and \
+                    row[1].removesuffix(GREEDY) == e.identity.removesuffix(GREEDY):
+                stored, now = (("greedy", "sampled") if row[1].endswith(GREEDY)
+                               else ("sampled", "greedy"))
+                raise ValueError(
+                    f"label {e.label!r} holds {stored} games of {e.source} in {self.path}; "
+                    f"its {now} play is another policy: give it another label "
+                    f"(LABEL@SOURCE) or another --db"
                 )
             if row is not None and row[1] != e.identity:
                 raise ValueError(

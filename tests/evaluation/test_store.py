@@ -78,6 +78,21 @@ def test_an_edited_llm_player_is_named_as_edited_though_its_source_holds_an_at(t
     results.close()
 
 
+def test_greedy_and_sampled_play_of_one_checkpoint_are_never_stored_under_one_label(
+        tmp_path, checkpoint):
+    spec = envs.registry["amongus"]
+    sampled = entrants.resolve(f"mine@{checkpoint()}", spec, {})
+    greedy = entrants.played_greedy(sampled)
+    assert greedy.identity == sampled.identity + entrants.GREEDY and greedy.greedy
+    assert entrants.played_greedy(greedy) == greedy
+    greedy.build(spec, spec.resolve(), 0)  # the file's digest still checks out
+    results = Results(tmp_path / "r.sqlite", spec, spec.resolve())
+    results.register([sampled])
+    with pytest.raises(ValueError, match="'mine' holds sampled games of .*greedy play is another"):
+        results.register([greedy])
+    results.close()
+
+
 def test_a_text_players_identity_covers_its_prompt_and_parser(monkeypatch):
     """Editing the protocol changes what the player sees and says, so it changes its identity."""
     from agents.text.player import TextPolicy
