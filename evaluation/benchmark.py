@@ -79,9 +79,10 @@ def _left_out(member: str, spec, params, exclude) -> bool:
 
 
 def _outcomes(game, team, policy, members, games, seed, workers, params, seats, greedy=False
-              ) -> tuple[dict[str, dict[str, np.ndarray]], str, str]:
-    """``{label: {member: per-deal outcome}}`` for the policy and the reference, with their
-    labels. A team's outcome on a deal is 1 if it won, else 0 (a draw is not a win)."""
+              ) -> tuple[dict[str, dict[str, np.ndarray]], dict | None, str, str]:
+    """``{label: {member: per-deal outcome}}`` for the policy and the reference, the same for
+    draws (1 where the deal was drawn; None in a free-for-all), and their labels. A team's
+    outcome on a deal is 1 if it won, else 0 (a draw is not a win)."""
     spec = envs.registry[game]
     mine = resolve(policy, spec, params)
     if greedy:
@@ -99,7 +100,7 @@ def _outcomes(game, team, policy, members, games, seed, workers, params, seats, 
                 logs, plans = play_seatings(game, params, side, member, games, seed, seats,
                                             workers)
                 out[side.label][member.label] = per_deal(logs, plans, n)["a_pos"]
-        return out, mine.label, reference.label
+        return out, None, mine.label, reference.label
     if seats is not None:
         raise ValueError(f"--seats is for a free-for-all game; {game} has teams")
     if team not in spec.teams:
@@ -119,13 +120,15 @@ def _outcomes(game, team, policy, members, games, seed, workers, params, seats, 
                         workers=workers, **params)
     k = spec.teams.index(team)
     out = {mine.label: {}, reference.label: {}}
+    drawn = {mine.label: {}, reference.label: {}}
     for cell in result.cells:
         log = cell.log
         order = np.argsort(log.index)
         if not (log.index[order] == np.arange(games)).all():
             raise RuntimeError("a cross-play cell did not play deals 0 .. games-1")
         out[cell.sides[k]][cell.sides[1 - k]] = (log.winner[order] == k).astype(np.float64)
-    return out, mine.label, reference.label
+        drawn[cell.sides[k]][cell.sides[1 - k]] = (log.winner[order] < 0).astype(np.float64)
+    return out, drawn, mine.label, reference.label
 
 
 def _difference(d: tuple[float, float, float]) -> dict:
@@ -165,8 +168,8 @@ def benchmark(game: str, team: str, policy: str, population_name: str = DEFAULT,
         raise ValueError(f"every member of population {population_name} is excluded")
     if db is not None:
         check_results_file(db)
-    out, mine, reference = _outcomes(game, team, policy, members, games, seed, workers, params,
-                                     seats, greedy)
+    out, drawn, mine, reference = _outcomes(game, team, policy, members, games, seed, workers,
+                                            params, seats, greedy)
     labels = [resolve(m, spec, params).label for m in members]
     left_out = [resolve(m, spec, params).label for m in everyone if m not in members]
     blocks = {who: _block([(m, out[who][m]) for m in labels], ffa) for who in (mine, reference)}
@@ -174,6 +177,11 @@ def benchmark(game: str, team: str, policy: str, population_name: str = DEFAULT,
         m = row["name"]
         row["reference_rate"] = float(out[reference][m].mean())
         row["difference"] = _difference(paired_difference(out[mine][m], out[reference][m]))
+        if drawn is not None:  # the draw share, and the score a zero-sum tool would give
+            row["draws"] = float(drawn[mine][m].mean())
+            row["reference_draws"] = float(drawn[reference][m].mean())
+            row["score_draw_half"] = row["rate"] + row["draws"] / 2
+            row["reference_score_draw_half"] = row["reference_rate"] + row["reference_draws"] / 2
     per_deal_mean = {who: np.stack([out[who][m] for m in labels], axis=1).mean(axis=1)
                      for who in (mine, reference)}
     worst = blocks[mine]["worst"]["name"]
@@ -274,12 +282,17 @@ def format_report(r: dict) -> str:
         lines.append(f"  left out (met in training, or --exclude): {', '.join(r['excluded'])}")
     lines.append(f"  {'member':<{w}} {'policy [95%]':>22} {'heuristic':>10} "
                  f"{'difference [paired 95%]':>28}")
+    draws = any(m.get("draws", 0) or m.get("reference_draws", 0) for m in r["members"])
+    if draws:
+        lines[-1] += f"  {'draws (policy, heuristic)':>26}"
     for m in r["members"]:
         lo, hi = m["interval"]
         d = m["difference"]
         lines.append(f"  {m['name']:<{w}} {m['rate']:>7.3f} [{lo:.3f}, {hi:.3f}] "
                      f"{m['reference_rate']:>10.3f} "
                      f"{format_difference((d['mean'], *d['interval'])):>28}")
+        if draws:
+            lines[-1] += f"  {m['draws']:>12.3f}, {m['reference_draws']:.3f}"
     mean, ref = r["mean"], r["reference"]["mean"]
     d = r["difference"]["mean"]
     lines.append(f"  {'mean':<{w}} {mean['rate']:>7.3f} [{mean['interval'][0]:.3f}, "
@@ -290,6 +303,11 @@ def format_report(r: dict) -> str:
                  f"{worst['interval'][1]:.3f}], minus the heuristic's against the same member "
                  f"{format_difference((dw['mean'], *dw['interval']))} (paired); the "
                  f"heuristic's own worst: {rw['name']} {rw['rate']:.3f}")
+    if draws:
+        mine = min(m["score_draw_half"] for m in r["members"])
+        theirs = min(m["reference_score_draw_half"] for m in r["members"])
+        lines.append(f"  a draw is not a win; counting a draw as half a win (as metagame and "
+                     f"tournament do), the lowest: policy {mine:.3f}, heuristic {theirs:.3f}")
     return "\n".join(lines)
 
 

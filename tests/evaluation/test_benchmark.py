@@ -57,6 +57,23 @@ def test_the_report_names_mean_worst_members_and_the_reference():
     assert d["mean"] == pytest.approx(r["mean"]["rate"] - r["reference"]["mean"]["rate"])
 
 
+def test_draws_are_shown_beside_the_win_rate_and_scored_half_where_a_member_forces_them():
+    """Among Us's ``passive`` crew never votes, so the heuristic impostor's games against it
+    end drawn: not wins, but half a win each in the score a zero-sum tool uses."""
+    r = benchmark("amongus", "impostor", "random", population_name="v3", games=40, workers=1,
+                  num_players=6, exclude=["chain", "liar", "liar_chain", "late_vote", "mono",
+                                          "honest_first", "random"])
+    passive = next(m for m in r["members"] if m["name"] == "passive")
+    assert passive["reference_rate"] == 0.0 and passive["reference_draws"] > 0.5
+    assert passive["reference_score_draw_half"] == pytest.approx(passive["reference_draws"] / 2)
+    text = format_report(r)
+    assert "draws (policy, heuristic)" in text and "counting a draw as half a win" in text
+    quiet = benchmark("amongus", "crew", "random", games=20, workers=1, num_players=6,
+                      exclude=["chain-exploit", "flash", "hider", "random"])
+    assert "draws" not in format_report(quiet) or any(m["draws"] or m["reference_draws"]
+                                                      for m in quiet["members"])
+
+
 def test_the_heuristic_against_itself_differs_by_nothing_and_says_so_with_an_interval():
     """Same deals, same policy: every difference is 0, and its interval (Tango's, on no
     discordant deal) still has width: agreement on 24 deals is not certainty."""
