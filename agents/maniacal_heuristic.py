@@ -5,14 +5,18 @@ henchmen (points on a track where it can outbid the table and pay the face-up ca
 whose effects it will use, and sells what it cannot afford or does not need, keeping money for
 salaries (and, in round 3, for the money bonus). In the Contract Phase it attempts the contract
 with the most expected Infamy for the team it can field (the hidden front averaged over every
-card with the same back) whenever that is at least 1 Infamy at a 25% chance or better: an
-audit's seat that always takes the hardest legal contract beat the earlier, per-week and
-45%-chance choice (2.32 mean place at 4 players; 2.43 against this one). It sends its
-strongest uninjured henchmen, runs its Action rooms with the Supervillain or a henchman no
-contract needs, hires a Mercenary when its team is short, and otherwise visits The Underground. It spends rooms and Schemes on its own roll only while
-they can still change the result, re-rolls to maximise its chance of success, plays its negative
-Schemes against the leader (or anyone attempting a Legendary contract ahead of it), gives
-Powers to its strongest recruit, and loses its weakest henchman when it must lose one.
+card with the same back) whenever that is at least 1 Infamy at a 25% chance or better. Its odds
+count its Lackey's re-roll of the blanks (a die then fails 1 time in 4, not 1 in 2), and it
+fields the Lackey where the re-roll is worth more than a stronger member: without the re-roll it
+undervalued every contract its Lackey joined, Hard and Legendary ones most, and an audit's seat
+that attempted the hardest legal Hard or Legendary contract whenever it could placed 2.31 on
+average at 4 players (par 2.5; turn-4 audit, MA-1). It sends its strongest uninjured henchmen
+(with the Lackey or without, as above), runs its Action rooms with the Supervillain or a
+henchman no contract needs, hires a Mercenary when its team is short, and otherwise visits The
+Underground. It spends rooms and Schemes on its own roll only while they can still change the
+result, re-rolls to maximise its chance of success, plays its negative Schemes against the
+leader (or anyone attempting a Legendary contract ahead of it), gives Powers to its strongest
+recruit, and loses its weakest henchman when it must lose one.
 
 The policy has no memory: the same observation always gets the same action.
 """
@@ -141,12 +145,10 @@ for _s in range(SK):
         c.ON_FAIL_INJURE: 0.3,
         c.ON_SUCCESS_MONEY_DOWN: _a * MONEY_WORTH,
     }[_e]
-# What a contract result's icons are worth, in Infamy, by round (1-3) where it matters: a
-# Captured henchman is lost for the rounds left, a Power helps for them.
-CAPTURE_WORTH = np.array([1.5, 1.5, 1.5])
+# What a contract result's Captured and Injured icons cost, in Infamy (valuing its Scheme and
+# Power icons too, or a Captured henchman by the rounds left, changed nothing measurable).
+CAPTURE_WORTH = 1.5
 INJURY_WORTH = 0.3
-SCHEME_WORTH = 0.0
-POWER_WORTH = np.array([0.0, 0.0, 0.0])
 
 
 @kernel
@@ -281,12 +283,23 @@ def my_lackey(obs, off, n):
 
 
 @kernel
+def result_worth(card, r, money):
+    """What result r (0 success, 1 failure) of a contract card is worth, in Infamy."""
+    icons = CONTRACT_RESULT[card, r, 2]
+    worth = CONTRACT_RESULT[card, r, 0] + money * CONTRACT_RESULT[card, r, 1]
+    if icons & c.CAPTURED:
+        worth -= CAPTURE_WORTH
+    if icons & c.INJURED:
+        worth -= INJURY_WORTH
+    return worth
+
+
+@kernel
 def back_worth(back, d, reroll, rnd):
     """Expected (worth in Infamy, success chance) of a contract with this back for a team of
     d dice, its front averaged over every card with the back; with ``reroll``, the team's
     Lackey re-rolls the blanks when short."""
     money = MONEY_WORTH * (1.3 if rnd == 3 else 1.0)
-    capture = CAPTURE_WORTH[rnd - 1]
     worth = 0.0
     chance = 0.0
     cards = 0
@@ -295,19 +308,7 @@ def back_worth(back, d, reroll, rnd):
             continue
         t = min(CONTRACT_TARGET[card], MAX_TARGET)
         p = P_REROLL[d, t] if reroll else P_SUCCESS[d, t]
-        result = np.zeros(2)
-        for r in range(2):
-            icons = CONTRACT_RESULT[card, r, 2]
-            result[r] = CONTRACT_RESULT[card, r, 0] + money * CONTRACT_RESULT[card, r, 1]
-            if icons & c.CAPTURED:
-                result[r] -= capture
-            if icons & c.INJURED:
-                result[r] -= INJURY_WORTH
-            if icons & c.SCHEME:
-                result[r] += SCHEME_WORTH
-            if icons & c.POWER:
-                result[r] += POWER_WORTH[rnd - 1]
-        worth += p * result[0] + (1.0 - p) * result[1]
+        worth += p * result_worth(card, 0, money) + (1.0 - p) * result_worth(card, 1, money)
         chance += p
         cards += 1
     return worth / cards, chance / cards
