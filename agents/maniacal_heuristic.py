@@ -5,14 +5,18 @@ henchmen (points on a track where it can outbid the table and pay the face-up ca
 whose effects it will use, and sells what it cannot afford or does not need, keeping money for
 salaries (and, in round 3, for the money bonus). In the Contract Phase it attempts the contract
 with the most expected Infamy for the team it can field (the hidden front averaged over every
-card with the same back) whenever that is at least 1 Infamy at a 25% chance or better: an
-audit's seat that always takes the hardest legal contract beat the earlier, per-week and
-45%-chance choice (2.32 mean place at 4 players; 2.43 against this one). It sends its
-strongest uninjured henchmen, runs its Action rooms with the Supervillain or a henchman no
-contract needs, hires a Mercenary when its team is short, and otherwise visits The Underground. It spends rooms and Schemes on its own roll only while
-they can still change the result, re-rolls to maximise its chance of success, plays its negative
-Schemes against the leader (or anyone attempting a Legendary contract ahead of it), gives
-Powers to its strongest recruit, and loses its weakest henchman when it must lose one.
+card with the same back) whenever that is at least 1 Infamy at a 25% chance or better. Its odds
+count its Lackey's re-roll of the blanks (a die then fails 1 time in 4, not 1 in 2), and it
+fields the Lackey where the re-roll is worth more than a stronger member: without the re-roll it
+undervalued every contract its Lackey joined, Hard and Legendary ones most, and an audit's seat
+that attempted the hardest legal Hard or Legendary contract whenever it could placed 2.31 on
+average at 4 players (par 2.5; turn-4 audit, MA-1). It sends its strongest uninjured henchmen
+(with the Lackey or without, as above), runs its Action rooms with the Supervillain or a
+henchman no contract needs, hires a Mercenary when its team is short, and otherwise visits The
+Underground. It spends rooms and Schemes on its own roll only while they can still change the
+result, re-rolls to maximise its chance of success, plays its negative Schemes against the
+leader (or anyone attempting a Legendary contract ahead of it), gives Powers to its strongest
+recruit, and loses its weakest henchman when it must lose one.
 
 The policy has no memory: the same observation always gets the same action.
 """
@@ -59,6 +63,7 @@ from envs.maniacal.observe import (
     TIME_LEFT,
 )
 from envs.maniacal.odds import BACK, MAX_DICE, MAX_TARGET, P_SUCCESS
+from envs.maniacal.spec import DIE_FACES
 from envs.maniacal.tables import (
     CONTRACT_RESULT,
     CONTRACT_TARGET,
@@ -107,6 +112,27 @@ for _k in range(RK):
         c.ON_SUCCESS_MONEY: 0.6 * _a * MONEY_WORTH,
         c.CANCEL_CAPTURE: 0.4,
     }[_e]
+
+
+def _reroll_table() -> np.ndarray:
+    """``[d, t]``: the chance that d dice reach t successes when every blank is rolled once
+    more, as the heuristic does with its Lackey's re-roll whenever it is short (P-17)."""
+    face = np.bincount(np.array(DIE_FACES), minlength=3) / len(DIE_FACES)
+    after = face * (1.0 + face[0])  # a blank's second roll lands on every face
+    after[0] = face[0] * face[0]
+    out = np.zeros((MAX_DICE + 1, MAX_TARGET + 1))
+    dist = np.array([1.0])
+    for d in range(MAX_DICE + 1):
+        tail = np.cumsum(dist[::-1])[::-1]
+        m = min(len(tail), MAX_TARGET + 1)
+        out[d, :m] = tail[:m]
+        dist = np.convolve(dist, after)
+    out[:, 0] = 1.0
+    return out
+
+
+P_REROLL = _reroll_table()
+
 # The harm a negative Scheme half does to an attempt, in Infamy.
 NEGATIVE_WORTH = np.zeros(SK, np.float64)
 for _s in range(SK):
@@ -119,6 +145,10 @@ for _s in range(SK):
         c.ON_FAIL_INJURE: 0.3,
         c.ON_SUCCESS_MONEY_DOWN: _a * MONEY_WORTH,
     }[_e]
+# What a contract result's Captured and Injured icons cost, in Infamy (valuing its Scheme and
+# Power icons too, or a Captured henchman by the rounds left, changed nothing measurable).
+CAPTURE_WORTH = 1.5
+INJURY_WORTH = 0.3
 
 
 @kernel
@@ -216,13 +246,19 @@ def reserve(obs, off, n, rnd):
 
 
 @kernel
-def team_dice(obs, off, n, team, skip):
-    """Dice of the best `team` uninjured, unexhausted henchmen of the observer (-1: too few).
-    `skip` > 0 sets aside that many of the weakest available workers for rooms."""
-    best = np.zeros(team, np.int64)
+def available(obs, off, n, h):
+    """Henchman h is the observer's and may join a team now (unexhausted, uninjured)."""
+    return mine(obs, off, n, h) and not exhausted(obs, off, h) and not injured(obs, off, h)
+
+
+@kernel
+def team_dice(obs, off, n, team, without):
+    """Dice of the best `team` available henchmen of the observer, leaving out henchman
+    `without` (-1: none left out); -1 if it has too few."""
+    best = np.zeros(max(team, 1), np.int64)
     found = 0
     for h in range(H):
-        if mine(obs, off, n, h) and not exhausted(obs, off, h) and not injured(obs, off, h):
+        if h != without and available(obs, off, n, h):
             d = dice(obs, off, h)
             found += 1
             # insert into the top `team`
@@ -232,23 +268,37 @@ def team_dice(obs, off, n, team, skip):
                         best[j] = best[j - 1]
                     best[i] = d
                     break
-    if found < team + skip:
-        return -1 if found < team else int(best.sum())
-    return int(best.sum())
+    if found < team:
+        return -1
+    return int(best[:team].sum())
 
 
 @kernel
-def contract_worth(obs, off, n, k, extra_dice, rnd):
-    """Expected (Infamy, success chance) of attempting continent k's contract now, its hidden
-    front averaged over every card with the same back."""
-    difficulty = one_hot(obs, off[MAP_DIFFICULTY] + 3 * k, 3)
-    team = one_hot(obs, off[MAP_TEAM] + 4 * k, 4) + 1
-    t = one_hot(obs, off[MAP_TRAIT] + 4 * k, 4)
-    d = team_dice(obs, off, n, team, 0)
-    if d < 0:
-        return -1.0, 0.0
-    d = min(d + extra_dice, MAX_DICE)
-    back = difficulty * 16 + (team - 1) * 4 + t
+def my_lackey(obs, off, n):
+    """The observer's Lackey if it may join a team now; -1 if not."""
+    for h in range(H):
+        if is_type(obs, off, h, LACKEY) and available(obs, off, n, h):
+            return h
+    return -1
+
+
+@kernel
+def result_worth(card, r, money):
+    """What result r (0 success, 1 failure) of a contract card is worth, in Infamy."""
+    icons = CONTRACT_RESULT[card, r, 2]
+    worth = CONTRACT_RESULT[card, r, 0] + money * CONTRACT_RESULT[card, r, 1]
+    if icons & c.CAPTURED:
+        worth -= CAPTURE_WORTH
+    if icons & c.INJURED:
+        worth -= INJURY_WORTH
+    return worth
+
+
+@kernel
+def back_worth(back, d, reroll, rnd):
+    """Expected (worth in Infamy, success chance) of a contract with this back for a team of
+    d dice, its front averaged over every card with the back; with ``reroll``, the team's
+    Lackey re-rolls the blanks when short."""
     money = MONEY_WORTH * (1.3 if rnd == 3 else 1.0)
     worth = 0.0
     chance = 0.0
@@ -256,18 +306,45 @@ def contract_worth(obs, off, n, k, extra_dice, rnd):
     for card in range(N_CONTRACTS):
         if BACK[card] != back:
             continue
-        p = P_SUCCESS[d, min(CONTRACT_TARGET[card], MAX_TARGET)]
-        win = CONTRACT_RESULT[card, 0, 0] + money * CONTRACT_RESULT[card, 0, 1]
-        lose = CONTRACT_RESULT[card, 1, 0] + money * CONTRACT_RESULT[card, 1, 1]
-        icons = CONTRACT_RESULT[card, 1, 2]
-        if icons & c.CAPTURED:
-            lose -= 1.5
-        if icons & c.INJURED:
-            lose -= 0.3
-        worth += p * win + (1.0 - p) * lose
+        t = min(CONTRACT_TARGET[card], MAX_TARGET)
+        p = P_REROLL[d, t] if reroll else P_SUCCESS[d, t]
+        worth += p * result_worth(card, 0, money) + (1.0 - p) * result_worth(card, 1, money)
         chance += p
         cards += 1
     return worth / cards, chance / cards
+
+
+@kernel
+def contract_plan(obs, off, n, k, extra_dice, rnd):
+    """Expected (worth, success chance, Lackey on the team) of attempting continent k's
+    contract now with the better of two teams: the strongest henchmen without the Lackey, or
+    the Lackey (whose re-roll of the blanks is worth more than its dice) and the strongest
+    others. Worth is -1 where neither team can be fielded."""
+    difficulty = one_hot(obs, off[MAP_DIFFICULTY] + 3 * k, 3)
+    team = one_hot(obs, off[MAP_TEAM] + 4 * k, 4) + 1
+    t = one_hot(obs, off[MAP_TRAIT] + 4 * k, 4)
+    back = difficulty * 16 + (team - 1) * 4 + t
+    best_worth, best_chance, with_lackey = -1.0, 0.0, False
+    lackey = my_lackey(obs, off, n)
+    d = team_dice(obs, off, n, team, lackey)
+    if d >= 0:
+        best_worth, best_chance = back_worth(back, min(d + extra_dice, MAX_DICE), False, rnd)
+    if lackey >= 0:
+        d = team_dice(obs, off, n, team - 1, lackey)
+        if d >= 0:
+            d = min(d + dice(obs, off, lackey) + extra_dice, MAX_DICE)
+            worth, chance = back_worth(back, d, True, rnd)
+            if worth > best_worth:
+                best_worth, best_chance, with_lackey = worth, chance, True
+    return best_worth, best_chance, with_lackey
+
+
+@kernel
+def contract_worth(obs, off, n, k, extra_dice, rnd):
+    """Expected (Infamy, success chance) of attempting continent k's contract now, its hidden
+    front averaged over every card with the same back (-1 Infamy: too few henchmen)."""
+    worth, chance, _ = contract_plan(obs, off, n, k, extra_dice, rnd)
+    return worth, chance
 
 
 @kernel
@@ -403,7 +480,7 @@ def decide_turn(obs, mask, off, n, rnd, money):
             continue
         if not mask[A.CONTRACT + k]:
             team = one_hot(obs, off[MAP_TEAM] + 4 * k, 4) + 1
-            if team_dice(obs, off, n, team, 0) < 0:
+            if team_dice(obs, off, n, team, -1) < 0:
                 short = True
             continue
         worth, chance = contract_worth(obs, off, n, k, extra, rnd)
@@ -476,11 +553,13 @@ def decide_worker(obs, mask, off, n):
 
 
 @kernel
-def decide_team(obs, mask, off, n):
-    """The lowest id (P-34) of the strongest set of henchmen that fills the rest of the team."""
+def decide_team(obs, mask, off, n, rnd):
+    """The lowest id (P-34) of the team its contract plan fields: the strongest henchmen,
+    with the Lackey where its re-roll is worth more than a stronger member, else without it."""
     k = one_hot(obs, off[ATTEMPT_CONTINENT], C)
     if k < 0:
         return -1
+    _, _, with_lackey = contract_plan(obs, off, n, k, spare_room_dice(obs, off, n), rnd)
     remaining = one_hot(obs, off[MAP_TEAM] + 4 * k, 4) + 1
     last = -1
     for h in range(H):
@@ -488,19 +567,23 @@ def decide_team(obs, mask, off, n):
             last = h
             remaining -= 1
     chosen = np.zeros(H, np.bool_)
+    lackey = my_lackey(obs, off, n)
+    if lackey > last and obs[off[HENCHMAN_ON_TEAM] + lackey] < 0.5 and remaining > 0:
+        if with_lackey:
+            chosen[lackey] = True
+            remaining -= 1
     for _ in range(max(remaining, 0)):
         best, best_dice = -1, -1
         for h in range(last + 1, H):
             if (
-                not chosen[h] and mine(obs, off, n, h) and not exhausted(obs, off, h)
-                and not injured(obs, off, h) and obs[off[HENCHMAN_ON_TEAM] + h] < 0.5
-                and dice(obs, off, h) > best_dice
+                not chosen[h] and available(obs, off, n, h) and h != lackey
+                and obs[off[HENCHMAN_ON_TEAM] + h] < 0.5 and dice(obs, off, h) > best_dice
             ):
                 best, best_dice = h, dice(obs, off, h)
         if best >= 0:
             chosen[best] = True
     for h in range(H):
-        if chosen[h]:
+        if chosen[h] and mask[A.HENCHMAN + h]:
             return A.HENCHMAN + h
     return -1
 
@@ -701,7 +784,7 @@ def choose(obs, mask, off, n):
     elif decision == R.WORKER:
         choice = decide_worker(obs, mask, off, n)
     elif decision == R.TEAM:
-        choice = decide_team(obs, mask, off, n)
+        choice = decide_team(obs, mask, off, n, rnd)
     elif decision == R.NEGATIVE_SCHEME:
         choice = decide_negative(obs, mask, off, n)
     elif decision == R.BEFORE:

@@ -17,7 +17,9 @@ Population v3 adds the turn-4 audit's MA-1 (``shared/audits/turn4/amongus-maniac
 
 - ``hard_first``: the heuristic, except that on its turn, when a Hard or Legendary contract
   is legal, it attempts the hardest one (by difficulty, then team size); with only Easy ones
-  legal it chooses as the heuristic does.
+  legal it chooses as the heuristic does. It beat the version-2 heuristic because that one
+  valued contracts without its Lackey's re-roll; the heuristic now counts it (issue 46), and
+  a ``hard_first`` seat no longer places better than the heuristics beside it.
 """
 
 from __future__ import annotations

@@ -276,6 +276,18 @@ def test_hard_first_attempts_the_hardest_legal_hard_or_legendary_contract():
     assert hard_first.act(obs, mask).tolist() == heuristic.act(obs, mask).tolist()
 
 
+def test_the_heuristic_holds_hard_first_to_par():
+    """Audit turn 4, MA-1: one hard_first seat among three version-2 heuristics placed 2.31 at
+    4 players (par 2.5). Since the heuristic counts its Lackey's re-roll, such a seat places no
+    better than the heuristics beside it: the paired interval of the difference holds 0 or
+    lies above it."""
+    from evaluation.ffa import ffa_match
+
+    r = ffa_match("maniacal", "hard_first@py:agents.maniacal_styles:ManiacalHardFirst",
+                  "heuristic", 200, seed=7, seats=1, workers=1, num_players=4)
+    assert r.difference[2] > 0, r.format_table()
+
+
 def test_freeharm_takes_veto_when_offered_and_uses_it_on_a_quiet_turn():
     """Audit turn 4, V1 (on the killer): offered Malumil Einum (Veto) and another character it
     takes Malumil; on a turn where the heuristic Menace would draw, it arms Veto instead."""

@@ -10,7 +10,7 @@ import pytest
 import envs
 from agents import make_policy
 from agents.policy import Policy, RandomPolicy
-from agents.maniacal_heuristic import P_SUCCESS, ManiacalHeuristic, choose
+from agents.maniacal_heuristic import P_REROLL, P_SUCCESS, ManiacalHeuristic, choose
 from envs.maniacal import actions as A
 from envs.maniacal import cards as c
 from envs.maniacal import rules as R
@@ -150,6 +150,42 @@ def test_turn_attempts_a_contract_its_team_can_make():
     board.contract(2, c.EASY, 1, c.BRAWN)
     board.legal(A.CONTRACT + 2, A.VISIT + A.UNDERGROUND, A.PASS)
     assert board.act() == A.CONTRACT + 2
+
+
+def test_contract_odds_count_the_lackeys_reroll_of_the_blanks():
+    """With its Lackey on the team the heuristic re-rolls every blank when short (P-17), so one
+    die fails only on two blanks (1/4) and rolls two successes on a two or a blank then a two
+    (1/6 + 1/12); the odds it values a contract by never fall below a single roll's."""
+    assert P_REROLL[1, 1] == pytest.approx(0.75)
+    assert P_REROLL[1, 2] == pytest.approx(0.25)
+    assert (P_REROLL >= P_SUCCESS - 1e-12).all()
+
+
+def test_turn_attempts_a_hard_contract_that_the_lackeys_reroll_makes_likely():
+    """Audit turn 4, MA-1: Gorilla Bruiser (Brawn 2) and the Lackey roll 3 dice at a Hard
+    contract, 13% on one roll (version 2 hired a Mercenary first) and 31% with the re-roll."""
+    board = Board(R.TURN)
+    board.p["time_left"][0] = 0.8
+    board.give(henchman_id("Gorilla Bruiser"))
+    board.give(LACKEY_ID)
+    board.contract(2, c.HARD, 2, c.BRAWN)
+    board.legal(A.CONTRACT + 2, A.VISIT + A.LOUNGE, A.VISIT + A.UNDERGROUND, A.PASS)
+    assert board.act() == A.CONTRACT + 2
+
+
+def test_team_takes_the_lackey_where_its_reroll_pays():
+    """A Hard contract for two with Rhino Brute (Brawn 3) on the team: the Lackey (one die and
+    the re-roll) comes before Weasel-Man (one die), which the dice alone would tie."""
+    board = Board(R.TEAM)
+    strong, weak = henchman_id("Rhino Brute"), henchman_id("Weasel-Man")
+    board.give(strong, on_team=True)
+    board.give(weak)
+    board.give(LACKEY_ID)
+    board.contract(1, c.HARD, 2, c.BRAWN)
+    board.p["attempt_seat"][0] = 1
+    board.p["attempt_continent"][1] = 1
+    board.legal(A.HENCHMAN + weak, A.HENCHMAN + LACKEY_ID)
+    assert board.act() == A.HENCHMAN + LACKEY_ID
 
 
 def test_turn_hires_a_mercenary_when_its_team_is_short():
