@@ -137,3 +137,23 @@ def test_the_cache_is_keyed_on_every_file_compiled_code_can_read():
                 target = base.joinpath(*name.split(".")) if name else base
                 files = [target.with_suffix(".py"), target / "__init__.py"]
                 assert any(f in keyed for f in files if f.exists()), (path.name, node.module)
+
+
+def test_a_cache_that_cannot_be_written_costs_a_warning_not_the_run(tmp_path):
+    """A file size limit (as a full disk) under a cold cache: the compiled code still runs,
+    with one warning that the cache was not written, and no half-written cache file is left."""
+    (tmp_path / "tiny_kernel.py").write_text(
+        "from envs.core.jit import njit\n\n\n@njit\ndef add_one(x):\n    return x + 1\n")
+    cache = tmp_path / "cache"
+    script = ("import resource, sys\n"
+              f"sys.path.insert(0, {str(tmp_path)!r})\n"
+              "import envs.core.jit\n"
+              "resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))\n"
+              "import tiny_kernel\n"
+              "print(tiny_kernel.add_one(41))\n")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
+    assert done.returncode == 0 and done.stdout.strip() == "42", done.stderr[-2000:]
+    assert "could not write the numba cache" in done.stderr
+    assert not list(cache.rglob("*.tmp.*"))

@@ -122,6 +122,23 @@ def _heal_cache() -> None:
     load_or_heal.heals = True
     Cache._load_overload = load_or_heal
 
+    save = Cache.save_overload
+
+    def save_or_warn(self, sig, data):
+        """A cache that cannot be written (a full disk, a file size limit, a read-only home)
+        costs a compile in later runs, not this run: numba writes each file under a temporary
+        name and removes it on failure, so nothing half-written is left to load."""
+        try:
+            return save(self, sig, data)
+        except OSError as e:
+            root = Path(numba.config.CACHE_DIR).resolve()
+            if root not in Path(self._cache_file._index_path).resolve().parents:
+                raise
+            warnings.warn(f"hiddendeck: could not write the numba cache under {root} ({e}); "
+                          f"running uncached", RuntimeWarning, stacklevel=2)
+
+    Cache.save_overload = save_or_warn
+
 
 _heal_cache()
 

@@ -19,6 +19,12 @@ TOURNAMENT = ["tournament", "amongus", "--policies", "random,heuristic", "--work
 
 def test_a_full_disk_under_the_database_is_one_line_and_the_database_stays_whole(tmp_path):
     db = tmp_path / "t.sqlite"
+    # a small tournament first compiles the games into numba's cache, which the size limit
+    # would otherwise meet first (under pytest-xdist no earlier test may have written it)
+    warm = subprocess.run([sys.executable, "-m", "evaluation.cli", *TOURNAMENT, "--games", "16",
+                           "--db", str(tmp_path / "warm.sqlite")], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert warm.returncode == 0, warm.stderr[-1500:]
     script = ("import resource, sys\n"
               "resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, 300_000))\n"
               "from evaluation.cli import main\n"
