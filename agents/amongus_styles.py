@@ -29,6 +29,14 @@ Population v3 adds the turn-4 audit's styles (``shared/audits/turn4/amongus-mani
 - ``honest_first`` (crew, AU-5): the vote chain, the first ``HONEST_SEATS`` seats of the round
   showing their own colour.
 
+Issue 46's exploit search adds one crew style, in no population:
+
+- ``handshake`` (crew): the exploit search's crew trade as a script: the heuristic crew trading
+  on where it would decline (a card of the impostor's colour to the seat it suspects least,
+  else its own colour to the seat it suspects most), reading a gift of the impostor's colour as
+  a crewmate's. It beat the heuristic impostor until the impostor faked the handshake (from 6
+  players; at 5 it still does: ``docs/evaluation.md``, "Population tables (v3)").
+
 ``python -m agents.amongus_styles`` prints the population table of ``docs/rules/amongus.md``.
 """
 
