@@ -12,7 +12,10 @@ window after a card is turned face up, which is where votes and clears hand it c
 the crew must know who it is, or a crew voting in seating order will name it next, it guesses
 at once rather than be named; while such a crew names other seats, it lets their votes turn
 colours up. It reads a show as the table plays: a seat that shows a colour hides its own until
-the seats turned face up turn out to have shown theirs.
+the seats turned face up turn out to have shown theirs. A card given to it it reads as 2 to 1
+against the giver holding that colour (a crewmate that never clears may give its own), and from
+6 players it gives away cards of its own colour, while it holds one to three, as crewmates
+might (the crew takes no word from such a gift: a handshake the impostor could fake).
 
 It counts as a careful player does, from its raw observation alone (``envs/amongus/counting.py``,
 the count ``assist=1`` would put in the observation): every seat holds one colour, so a colour
@@ -167,10 +170,21 @@ def _cornered(revealed, not_impostor, voted, n):
 # from 0.81 to 0.18 against ``flash``), and the impostor reads a seat that shows one colour
 # only as holding it (against ``liar``). The crew takes no word from such a seat either way:
 # every seat of its own shows one decoy (below), and version 6's reading of it as held was a
-# weight ``mono_impostor`` pulled (audit turn 4, AU-4). The impostor trusts a show less than a
-# gift. Measured at 6 players against the population (``docs/evaluation.md``).
+# weight ``mono_impostor`` pulled (audit turn 4, AU-4). Measured at 6 players against the
+# population (``docs/evaluation.md``).
+# A card given costs a card, but since a crewmate keeps its last decoy it can never clear from 5
+# players, and its own colour's cards are then worth nothing to it: the impostor reads a card
+# given to it as 2 to 1 against the giver holding its colour, not 20 to 1. The exploit search of
+# issue 46 found a crew trade that gives random cards, its own colour among them, worth +0.23 at
+# 6 players; as a script (a random card of its hand where the heuristic offers one), 0.832 crew
+# wins against 0.587 at 20 to 1, 0.673 at 2 to 1, 0.591 unread (6 players, seed 77, 1,000
+# games). Unread it cost the impostor against ``late_vote``, whose replies are honest: 0.308
+# against 0.410 at 2 to 1 (0.413 at 20 to 1).
+# The crew takes no word from a card of the impostor's colour given to it (``_crew_odds``): the
+# heuristic impostor never gave one, so the crew's count read one as 20 to 1 that the giver is a
+# crewmate, a handshake the same search found (the ``handshake`` style) and an impostor can fake.
 CREW = (0.05, 0.05, 1.0, 1.0)
-IMPOSTOR = (0.1, 0.05, 0.05, 10.0)
+IMPOSTOR = (0.1, 0.5, 0.05, 10.0)
 
 # How likely the impostor takes a seat to hold a colour it showed once the table has shown
 # that its crewmates show their own colour: a seat turned face up had shown its own colour,
@@ -186,15 +200,27 @@ HONEST_SHOW = 5.0
 # 0.26 keeping, 0.36 not).
 KEEP_DECOY_FROM = 5
 
+# From this table size the impostor fakes that handshake: while it holds one to three cards of
+# its own colour it offers one in its trades and gives one in its replies (at 6 players, 1,000
+# games, seed 77: against the heuristic crew, which reads no such gift, 0.409 either way;
+# against ``handshake``, which does, 0.072 -> 0.397). Crewmates hoard such cards, which stops their
+# clears: at 4 and 5 players, where they clear, the fake cost the heuristic crew 4 points at 5
+# and dropped it to 0.32 against ``hider`` at 4, so there it does not fake.
+FAKE_FROM = 6
+
 # Its settings as one array, so that a style or a sweep changes numbers, not code: the
 # impostor's sabotage threshold, the crew's vote threshold, each side's prior, the impostor's
 # weight of a show at an honest table, whether each side shows its decoy (1) or the colour it
-# holds most (0), and the table size from which each side keeps its last decoy card.
+# holds most (0), the table size from which each side keeps its last decoy card; whether a
+# crewmate that keeps it trades on (``_trade_on``: 0 for the heuristic, 1 for ``handshake``),
+# giving its own colour too, whether the crew reads a gift of the impostor's colour (both 0 for
+# the heuristic), and the table size from which the impostor fakes the handshake.
 SURE_AT, VOTE_AT, CREW_PRIOR, IMPOSTOR_PRIOR, HONEST_AT, CREW_DECOY, IMPOSTOR_DECOY = (
     0, 1, 2, 6, 10, 11, 12)
 CREW_KEEP_FROM, IMPOSTOR_KEEP_FROM = 13, 14
+CREW_TRADES_ON, CREW_OWN_OUT, CREW_IMP_GIFTS, IMPOSTOR_FAKES_FROM = 15, 16, 17, 18
 SETTINGS = np.array((SURE, VOTE_SURE) + CREW + IMPOSTOR
-                    + (HONEST_SHOW, 1.0, 1.0, KEEP_DECOY_FROM, 4.0))
+                    + (HONEST_SHOW, 1.0, 1.0, KEEP_DECOY_FROM, 4.0, 0.0, 0.0, 0.0, FAKE_FROM))
 
 # From this table size the impostor, in the second half of the game, also trades with seats
 # that never showed its colour: a crew that sits still until the last round (``late_vote``)
@@ -301,6 +327,8 @@ def decide_with(obs, mask, off, n, settings):
     if decoy < 0 or hand[decoy] * HAND_SIZE > 1.5:  # more than one: it may part with one
         return choice
     if phase == TRADE and A.OFFER + decoy * A.O <= choice < A.OFFER + (decoy + 1) * A.O:
+        if not impostor and settings[CREW_TRADES_ON] > 0.5:
+            return _trade_on(obs, mask, off, n, settings, own, imp, hand, decoy)
         return A.NO_TRADE
     if phase == REPLY and choice == A.GIVE + decoy:
         for c in range(n):
@@ -310,6 +338,53 @@ def decide_with(obs, mask, off, n, settings):
             if mask[A.GIVE + c]:
                 return A.GIVE + c
     return choice
+
+
+@kernel
+def _crew_odds(obs, off, n, settings, odds):
+    """The crew's count (``counting.impostor_odds``) under its prior; a card of the impostor's
+    colour given to it is read as no word about the giver unless ``CREW_IMP_GIFTS``: the
+    impostor may give one to look like a crewmate."""
+    if settings[CREW_IMP_GIFTS] > 0.5:
+        impostor_odds(obs, off, n, settings[CREW_PRIOR : CREW_PRIOR + 4], odds)
+        return
+    imp = np.argmax(obs[off[IMPOSTOR_COLOUR] : off[IMPOSTOR_COLOUR] + n])
+    view = obs.copy()
+    for r in range(n):
+        view[off[RECEIVED_FROM] + r * n + imp] = 0.0
+    impostor_odds(view, off, n, settings[CREW_PRIOR : CREW_PRIOR + 4], odds)
+
+
+@kernel
+def _trade_on(obs, mask, off, n, settings, own, imp, hand, decoy):
+    """A crewmate that keeps its last decoy card still trades: another spare colour to the
+    seat most likely to hold it, else a card of the impostor's colour to the seat least likely
+    to be the impostor (with ``CREW_OWN_OUT``, else a card of its own colour to the seat most
+    likely to be it); no trade only when it holds nothing else."""
+    best, most = -1, 0.0
+    for c in range(n):
+        if c != own and c != imp and c != decoy and hand[c] > most:
+            best, most = c, hand[c]
+    known = obs[off[KNOWN_COLOUR] : off[KNOWN_COLOUR] + n * n]
+    if best >= 0:
+        r = _likely_holder(known, obs[off[SHOWN_TOTAL] : off[SHOWN_TOTAL] + n * n],
+                           obs[off[RECEIVED_FROM] : off[RECEIVED_FROM] + n * n],
+                           A.OFFER + best * A.O, mask, best, imp, n)
+        return A.OFFER + best * A.O + r - 1 if r > 0 else A.NO_TRADE
+    c = imp if hand[imp] > 0 else (own if settings[CREW_OWN_OUT] > 0.5 and hand[own] > 0 else -1)
+    if c < 0:
+        return A.NO_TRADE
+    odds = np.zeros(n)
+    _crew_odds(obs, off, n, settings, odds)
+    pick, pick_odds = -1, 0.0
+    for r in range(1, n):
+        if not mask[A.OFFER + c * A.O + r - 1]:
+            continue
+        # the impostor's colour to the seat least likely to be it, the own to the most likely
+        score = -odds[r] if c == imp else odds[r]
+        if pick < 0 or score > pick_odds + 1e-9:
+            pick, pick_odds = r, score
+    return A.OFFER + c * A.O + pick - 1 if pick > 0 else A.NO_TRADE
 
 
 @kernel
@@ -350,7 +425,12 @@ def _decide(obs, mask, off, n, settings):
         if phase == INVESTIGATION:
             c = _show(hand, shown_total, n, imp, imp, settings[IMPOSTOR_DECOY] > 0.5)
             return A.SHOW + (c if c >= 0 else imp)
+        # a card of its own colour, given while it holds one to three: the handshake a crew
+        # that reads such a gift as a crewmate's would take it by (``handshake``)
+        fake = n >= settings[IMPOSTOR_FAKES_FROM] and 0.5 < hand[imp] * HAND_SIZE < 3.5
         if phase == REPLY:
+            if fake and mask[A.GIVE + imp]:
+                return A.GIVE + imp
             c = _argmax_colour(hand, n, imp, imp)
             return A.GIVE + (c if c >= 0 else imp)
         if phase == TRADE:
@@ -360,6 +440,11 @@ def _decide(obs, mask, off, n, settings):
                 score = shown_total[r * n + imp]
                 if c >= 0 and mask[A.OFFER + c * A.O + r - 1] and score > best_score:
                     best, best_score = r, score
+            if fake:
+                for d in range(n - 1):  # the seat it would fish from, else the first it may
+                    r = (best - 1 + d) % (n - 1) + 1 if best > 0 else d + 1
+                    if mask[A.OFFER + imp * A.O + r - 1]:
+                        return A.OFFER + imp * A.O + r - 1
             if best > 0 and (best_score > 0 or (n >= BLIND_TRADE_FROM and obs[off[ROUND]] >= 0.5)):
                 return A.OFFER + c * A.O + best - 1
             return A.NO_TRADE
@@ -394,7 +479,7 @@ def _decide(obs, mask, off, n, settings):
         return A.OFFER + c * A.O + r - 1 if r > 0 else A.NO_TRADE
     if phase == END_OF_TURN:
         odds = np.zeros(n)
-        impostor_odds(obs, off, n, settings[CREW_PRIOR : CREW_PRIOR + 4], odds)
+        _crew_odds(obs, off, n, settings, odds)
         top, top_odds = -1, 0.0
         for r in range(1, n):
             if odds[r] > top_odds + 1e-6:  # a tie goes to the first clockwise

@@ -29,6 +29,14 @@ Population v3 adds the turn-4 audit's styles (``shared/audits/turn4/amongus-mani
 - ``honest_first`` (crew, AU-5): the vote chain, the first ``HONEST_SEATS`` seats of the round
   showing their own colour.
 
+Issue 46's exploit search adds one crew style, in no population:
+
+- ``handshake`` (crew): the exploit search's crew trade as a script: the heuristic crew trading
+  on where it would decline (a card of the impostor's colour to the seat it suspects least,
+  else its own colour to the seat it suspects most), reading a gift of the impostor's colour as
+  a crewmate's. It beat the heuristic impostor until the impostor faked the handshake (from 6
+  players; at 5 it still does: ``docs/evaluation.md``, "Population tables (v3)").
+
 ``python -m agents.amongus_styles`` prints the population table of ``docs/rules/amongus.md``.
 """
 
@@ -57,7 +65,9 @@ from envs.core.jit import kernel, njit
 from .amongus_chain import chain_target
 from .amongus_chain import decide as chain_decide
 from .amongus_heuristic import decide as heuristic_decide
-from .amongus_heuristic import SETTINGS, SURE_AT, decide_with, decoy_colour
+from .amongus_heuristic import (
+    CREW_IMP_GIFTS, CREW_OWN_OUT, CREW_TRADES_ON, SETTINGS, SURE_AT, decide_with, decoy_colour,
+)
 from .policy import Policy, ScriptedPolicy
 
 # The passive choices, in order of preference: whichever of these the decision allows.
@@ -143,6 +153,26 @@ HIDER[SURE_AT] = 2.0  # a chance above 1: never sure enough
 @kernel
 def decide_hider(obs, mask, off, n):
     return decide_with(obs, mask, off, n, HIDER)
+
+
+# The crew handshake: the heuristic crew that, rather than decline a trade while it keeps its
+# last decoy card, offers another spare card, else a card of the impostor's colour to the seat
+# it suspects least, else one of its own colour; and reads a card of the impostor's colour given
+# to it as 20 to 1 that the giver is a crewmate (the heuristic impostor never gives one unless
+# it holds nothing else).
+HANDSHAKE = SETTINGS.copy()
+HANDSHAKE[CREW_TRADES_ON] = HANDSHAKE[CREW_OWN_OUT] = HANDSHAKE[CREW_IMP_GIFTS] = 1.0
+
+
+@kernel
+def decide_handshake(obs, mask, off, n):
+    return decide_with(obs, mask, off, n, HANDSHAKE)
+
+
+@njit
+def _handshake_batch(obs, mask, off, n, out):
+    for b in range(obs.shape[0]):
+        out[b] = decide_handshake(obs[b], mask[b], off, n)
 
 
 @njit
@@ -327,6 +357,22 @@ class AmongUsHonestFirst(ScriptedPolicy):
     teams = ("crew",)
     game = "amongus"
     decide_batch = _honest_first_batch
+    strategy_for = ("crew",)
+
+
+class AmongUsHandshake(ScriptedPolicy):
+    """The exploit search's crew trade (issue 46), as a script: the heuristic crew, trading on
+    while it keeps its last decoy card (another spare card, else a card of the impostor's
+    colour to the seat it suspects least, else one of its own to the seat it suspects most),
+    and reading a card of the impostor's colour given to it as 20 to 1 that the giver is a
+    crewmate. The heuristic impostor never gives one: on the heuristic of before 2026-12-08
+    (which declined those trades and read such gifts so), this trade alone took the crew from
+    0.613 to 0.926 at 6 players (seed 77, 1,000 games), the trade exploiter to 0.856."""
+
+    name = "handshake"
+    teams = ("crew",)
+    game = "amongus"
+    decide_batch = _handshake_batch
     strategy_for = ("crew",)
 
 

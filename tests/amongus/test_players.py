@@ -315,3 +315,50 @@ def test_heuristic_shows_one_colour_all_game_and_never_its_own(num_players):
                 if seat != s["impostor"]:
                     assert s["colour"][seat] not in colours, (b, seat, colours)
         done |= terminated | truncated
+
+
+def test_heuristic_crew_takes_no_word_from_a_gift_of_the_impostors_colour():
+    """Issue 46's exploit search: the heuristic impostor never gave a card of its own colour,
+    so the crew's count read one as 20 to 1 that the giver is a crewmate, a handshake a crew
+    trade can use and an impostor fake. Seats 1 and 3 are alike; seat 1 gave seat 0 a pink card
+    (the impostor's colour). The heuristic, in the last round, still votes the first of the two
+    clockwise; ``handshake``, which reads the gift, votes seat 3."""
+    from agents.amongus_styles import AmongUsHandshake
+
+    t = Table(num_players=4, impostor=3).edit(shown_total=SEATS_1_AND_3_ALIKE, round=30)
+    t.hands({"red": 4, "blue": 1}, {"blue": 4}, {"green": 5}, {"pink": 5, "red": 1})
+    given = np.zeros_like(t.s["given"])
+    given[1, 0, 3] = 1  # seat 1 gave seat 0 a pink card, in a trade seat 1 started
+    trades = np.zeros_like(t.s["trades"])
+    trades[1, 0] = 1
+    t.edit(given=given, trades=trades).turn(0, rules.END_OF_TURN)
+    assert plays(t, "heuristic") == "vote +1"
+    assert v3_plays(t, AmongUsHandshake) == "vote +3"
+
+
+def test_heuristic_impostor_reads_a_card_given_to_it_as_two_to_one():
+    """Issue 46's exploit search: a crewmate that can no longer clear may give its own colour,
+    and a crew trade that did so beat the impostor that read a gift as 20 to 1 against holding
+    its colour; it reads one as 2 to 1 now. Seat 0 gave the impostor pink and green, seat 3
+    green: read at 20 to 1 (the board of one deal that fits) it would sabotage (the fitting
+    deal 0.83); at 2 to 1 it waits (0.31)."""
+    t = Table(num_players=4, impostor=1)
+    given = np.zeros_like(t.s["given"])
+    given[0, 1, [3, 2]] = 1  # seat 0 gave seat 1 pink and green
+    given[3, 1, 2] = 1
+    trades = np.zeros_like(t.s["trades"])
+    trades[1, [0, 3]] = 1  # trades the impostor started
+    t.edit(given=given, trades=trades)
+    assert plays(t.turn(1, rules.END_OF_TURN), "heuristic") == "end turn"
+
+
+def test_heuristic_impostor_fakes_the_handshake_from_6_players():
+    """From 6 players the impostor gives a card of its own colour (blue) while it holds one to
+    three: a crew that read such a gift as a crewmate's (``handshake``) held it to 0.06 at 6
+    players. At 5, where crewmates clear and such a card blocks them, it does not."""
+    for n, hand, gives in ((6, {"blue": 2, "green": 3}, "give blue"),
+                           (6, {"blue": 4, "green": 1}, "give green"),
+                           (5, {"blue": 2, "green": 3}, "give green")):
+        t = Table(num_players=n, impostor=1).hands({"red": 2, "pink": 3}, hand)
+        t.edit(first_player=0).turn(0).act("offer red to +1")
+        assert plays(t, "heuristic") == gives, (n, hand)
