@@ -34,9 +34,12 @@ demo: $(STAMP)
 	$(VENV)/bin/hiddendeck demo
 
 # --durations: the slowest tests close every run, so the suite's time can be kept in check
-# (issue 45: at most 12 minutes on an idle 2-core machine)
+# (issue 45: at most 12 minutes on an idle 2-core machine). -n auto: one pytest-xdist worker a
+# core (at most 4: each compiles the games it meets once, into the shared numba cache);
+# --dist loadfile keeps a file's tests, and so its module fixtures, on one worker.
+# PYTEST_ARGS="-n 0" runs in one process.
 test: $(STAMP) test-integrations
-	$(PY) -m pytest -q --durations=25 $(PYTEST_ARGS)
+	$(PY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile --durations=25 $(PYTEST_ARGS)
 
 test-integrations: $(ISTAMP)
 	$(IPY) -m pytest -q tests/test_examples.py tests/test_pettingzoo_conventions.py
