@@ -62,7 +62,7 @@ from envs.maniacal.observe import (
     TIME_COST,
     TIME_LEFT,
 )
-from envs.maniacal.odds import BACK, MAX_DICE, MAX_TARGET, P_SUCCESS
+from envs.maniacal.odds import BACK, FACE, MAX_DICE, MAX_TARGET, P_SUCCESS, success_table
 from envs.maniacal.spec import DIE_FACES
 from envs.maniacal.tables import (
     CONTRACT_RESULT,
@@ -117,18 +117,9 @@ for _k in range(RK):
 def _reroll_table() -> np.ndarray:
     """``[d, t]``: the chance that d dice reach t successes when every blank is rolled once
     more, as the heuristic does with its Lackey's re-roll whenever it is short (P-17)."""
-    face = np.bincount(np.array(DIE_FACES), minlength=3) / len(DIE_FACES)
-    after = face * (1.0 + face[0])  # a blank's second roll lands on every face
-    after[0] = face[0] * face[0]
-    out = np.zeros((MAX_DICE + 1, MAX_TARGET + 1))
-    dist = np.array([1.0])
-    for d in range(MAX_DICE + 1):
-        tail = np.cumsum(dist[::-1])[::-1]
-        m = min(len(tail), MAX_TARGET + 1)
-        out[d, :m] = tail[:m]
-        dist = np.convolve(dist, after)
-    out[:, 0] = 1.0
-    return out
+    after = FACE * (1.0 + FACE[0])  # a blank's second roll lands on every face
+    after[0] = FACE[0] * FACE[0]
+    return success_table(after)
 
 
 P_REROLL = _reroll_table()

@@ -17,9 +17,13 @@ MAX_DICE, MAX_TARGET = 96, 48
 N_BACKS = 3 * 16  # difficulty x team size x trait
 
 
-def _success_table() -> np.ndarray:
-    """``[d, t]``: the chance that d dice roll at least t successes (R2's faces)."""
-    face = np.bincount(np.array(DIE_FACES), minlength=3) / len(DIE_FACES)
+# one die's chance of each face: blank, one success, two successes (R2)
+FACE = np.bincount(np.array(DIE_FACES), minlength=3) / len(DIE_FACES)
+
+
+def success_table(face: np.ndarray = FACE) -> np.ndarray:
+    """``[d, t]``: the chance that d dice roll at least t successes, each die landing on the
+    faces with chances ``face`` (R2's die by default)."""
     out = np.zeros((MAX_DICE + 1, MAX_TARGET + 1))
     dist = np.array([1.0])
     for d in range(MAX_DICE + 1):
@@ -31,7 +35,7 @@ def _success_table() -> np.ndarray:
     return out
 
 
-P_SUCCESS = _success_table()
+P_SUCCESS = success_table()
 
 BACK = CONTRACT_DIFFICULTY * 16 + (CONTRACT_TEAM - 1) * 4 + CONTRACT_TRAIT
 
