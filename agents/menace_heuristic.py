@@ -6,23 +6,24 @@ the character whose cards and abilities serve it best, never plays a Bad card wh
 else is legal, and votes out the seat most tied to the Menace by all the public evidence in its
 observation, this round and over the past-round window: its share of the Bad cards revealed in
 rounds it played in (less the observer's own cards; Backstab and Brawl count as Bad while no
-shown Menace is alive, since the Crew plays them only to strike one), the Oxygen it spent on Above Deck Actions
-(which no Crew seat does) and the Energy (which it spends only on Self-Repair), its uses of
-Veto and Prune, ballots it cast against seats since shown to be Crew, Brawl Wounds it gave as
-Mission Leader to the observer or a seat shown to be Crew, plus what Surveillance, Analyze and
-Bloodwork showed and any agenda revealed. A Menace shown for what it is (an exiled one still plays) it wounds with
-Backstab or Brawl before anything else, and it keeps those cards longer than others when it must
-part with one.
+shown Menace is alive, since the Crew plays them only to strike one), the Oxygen it spent on
+Above Deck Actions (which no Crew seat does) and the Energy (which it spends only on
+Self-Repair), its uses of Veto and Prune, ballots it cast against seats since shown to be Crew,
+Brawl Wounds it gave as Mission Leader to the observer or a seat shown to be Crew, plus what
+Surveillance, Analyze and Bloodwork showed and any agenda revealed. A Menace shown for what it
+is (an exiled one still plays) it wounds with Backstab or Brawl before anything else, and it
+keeps those cards longer than others when it must part with one.
 
 The Menace sabotages under cover (once others have played this round, two cards at 5 players,
-so the Bad card hides among theirs), finishes the Crew when Oxygen is low, spends Oxygen on its abilities when that
-pays (it ends the game, or the table already suspects it most and a vote will silence it; at
-7 or 8 players whenever it may), blows up Energy near the goal, plays Neutral cards (at 5
-players not Backstab or Brawl) or draws otherwise, never plays a card that would wound itself
-(Backstab while it holds the Mission Leader token, Brawl while another does, Reactor Leak while
-un-wounded) if it has another play, and votes as the Crew does (for the table's clear suspect,
-never itself, else it abstains), since an exiled crewmember costs 3 Oxygen. Neither side ever chooses itself as the
-target of a Brawl's Wound or an agenda's (issue 46).
+so the Bad card hides among theirs), finishes the Crew when Oxygen is low, spends Oxygen on its
+abilities when that pays (it ends the game, or the table already suspects it most and a vote
+will silence it; at 7 or 8 players whenever it may), blows up Energy near the goal, plays
+Neutral cards (at 5 players not Backstab or Brawl) or draws otherwise, never plays a card that
+would wound itself (Backstab while it holds the Mission Leader token, Brawl while another does,
+Reactor Leak while un-wounded) if it has another play, and votes as the Crew does (for the
+table's clear suspect, never itself, else it abstains), since an exiled crewmember costs 3
+Oxygen. Neither side ever chooses itself as the target of a Brawl's Wound or an agenda's
+(issue 46).
 
 The policy has no memory: everything it weighs is in the observation of the decision, so the
 same observation always gets the same action.
@@ -560,8 +561,8 @@ def menace_turn(obs, off, mask, oxygen, energy, n):
     """An Oxygen-cost ability when it pays: at a table of SPEND_FROM or more, it ends the game,
     or the table already suspects this seat most (it will be voted out, and an exiled seat has
     no Above Deck Actions); Explosion near the goal; sabotage under cover (COVER_CARDS) or to
-    finish; else cover (where STRIKE_COVER says no, Replicate alone), else draw. Never a card that would wound
-    itself while another play is open."""
+    finish; else cover (where STRIKE_COVER says no, Replicate alone), else draw. Never a card
+    that would wound itself while another play is open."""
     use, cost = oxygen_ability(obs, off, mask)
     if use >= 0 and (n >= SPEND_FROM or cost >= oxygen or exposed(obs, off, n)):
         return use

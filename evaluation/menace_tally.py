@@ -10,7 +10,8 @@ Brawl's target. Every rate comes with its Wilson 95% interval.
     python -m evaluation.menace_tally --players 5 --games 300 --seed 0 \\
         --crew heuristic --menace heuristic
 
-A policy is any entrant text (``heuristic``, ``drain``, ``killer@py:agents.menace_styles:MenaceKiller``).
+A policy is any entrant text (``heuristic``, ``drain``,
+``killer@py:agents.menace_styles:MenaceKiller``).
 """
 
 from __future__ import annotations
@@ -153,7 +154,8 @@ def main(argv=None) -> None:
                   f"{r['crew_wins']}/{r['games']} = {r['crew_win_rate']:.3f} [{lo:.3f}, {hi:.3f}]"
                   f"  rounds {r['rounds_per_game']:.1f}  lost game: killed "
                   f"{lost['crew_killed']:.2f} crew-exiled {lost['crew_exiled']:.2f} "
-                  f"menace-exiled {lost['menace_exiled']:.2f}  menace BS {per['menace_backstab']:.2f}"
+                  f"menace-exiled {lost['menace_exiled']:.2f}  "
+                  f"menace BS {per['menace_backstab']:.2f}"
                   f" Brawl {per['menace_brawl']:.2f} (targets {per['menace_brawl_targets']:.2f})",
                   flush=True)
 
