@@ -6,7 +6,6 @@ from evaluation.menace_tally import tally
 from evaluation.population_grid import grid
 
 
-@pytest.mark.slow  # two runs of the heuristic in a fresh process: minutes on a loaded machine
 def test_menace_tally_plays_each_deal_once_and_the_same_deals_again():
     first = tally("heuristic", "heuristic", players=5, games=6, seed=0, num_envs=4)
     again = tally("heuristic", "heuristic", players=5, games=6, seed=0, num_envs=2)
