@@ -5,23 +5,25 @@ spare, otherwise raises morale or gains Oxygen with an ability (Photosynthesis, 
 the character whose cards and abilities serve it best, never plays a Bad card while anything
 else is legal, and votes out the seat most tied to the Menace by all the public evidence in its
 observation, this round and over the past-round window: its share of the Bad cards revealed in
-rounds it played in (less the observer's own cards), the Oxygen it spent on Above Deck Actions
-(which no Crew seat does) and the Energy (which it spends only on Self-Repair), its uses of
-Veto and Prune, ballots it cast against seats since shown to be Crew, Brawl Wounds it gave as
-Mission Leader to the observer or a seat shown to be Crew, plus what Surveillance, Analyze and
-Bloodwork showed and any agenda revealed. A Menace shown for what it is (an exiled one still plays) it wounds with
-Backstab or Brawl before anything else, and it keeps those cards longer than others when it must
-part with one.
+rounds it played in (less the observer's own cards; Backstab and Brawl count as Bad while no
+shown Menace is alive, since the Crew plays them only to strike one), the Oxygen it spent on
+Above Deck Actions (which no Crew seat does) and the Energy (which it spends only on
+Self-Repair), its uses of Veto and Prune, ballots it cast against seats since shown to be Crew,
+Brawl Wounds it gave as Mission Leader to the observer or a seat shown to be Crew, plus what
+Surveillance, Analyze and Bloodwork showed and any agenda revealed. A Menace shown for what it
+is (an exiled one still plays) it wounds with Backstab or Brawl before anything else, and it
+keeps those cards longer than others when it must part with one.
 
-The Menace sabotages under cover (once others have played this round, so the Bad card hides
-among theirs), finishes the Crew when Oxygen is low, spends Oxygen on its abilities when that
-pays (it ends the game, or the table already suspects it most and a vote will silence it; at
-7 or 8 players whenever it may), blows up Energy near the goal, plays Neutral cards (at 7 or 8
-players not Backstab or Brawl) or draws otherwise, never plays a card that would wound itself
-(Backstab while it holds the Mission Leader token, Brawl while another does, Reactor Leak while
-un-wounded) if it has another play, and votes with the table's suspicion against anyone but
-itself, since an exiled crewmember costs 3 Oxygen. Neither side ever chooses itself as the
-target of a Brawl's Wound or an agenda's (issue 46).
+The Menace sabotages under cover (once others have played this round, two cards at 5 players,
+so the Bad card hides among theirs), finishes the Crew when Oxygen is low, spends Oxygen on its
+abilities when that pays (it ends the game, or the table already suspects it most and a vote
+will silence it; at 7 or 8 players whenever it may), blows up Energy near the goal, plays
+Neutral cards (at 5 players not Backstab or Brawl) or draws otherwise, never plays a card that
+would wound itself (Backstab while it holds the Mission Leader token, Brawl while another does,
+Reactor Leak while un-wounded) if it has another play, and votes as the Crew does (for the
+table's clear suspect, never itself, else it abstains), since an exiled crewmember costs 3
+Oxygen. Neither side ever chooses itself as the target of a Brawl's Wound or an agenda's
+(issue 46).
 
 The policy has no memory: everything it weighs is in the observation of the decision, so the
 same observation always gets the same action.
@@ -139,6 +141,11 @@ GUILT = np.zeros(T, np.float64)
 for _card in range(T):
     GUILT[_card] = 1.0 if CARD_CATEGORY[_card] == c.BAD else 0.0
 GUILT[BS] = GUILT[BRAWL] = 0.2
+# What a revealed Backstab or Brawl counts while no Menace shown for what it is is alive: then
+# no Crew plays one (it strikes only a shown Menace), so only a Menace or EmMA (1 each of 20)
+# played it, and it counts as a Bad card (issue 46). At 5 players the Crew won 0.278 -> 0.351
+# against the wounder (1,000 deals, seed 101), unchanged against the others.
+STRIKE_GUILT_HIDDEN = 1.0
 
 SUSPECT_THRESHOLD = 0.75  # suspicion at which the Crew calls a vote and votes
 MENACE_CALL_THRESHOLD = 0.5  # suspicion of another seat at which the Menace calls a vote
@@ -151,15 +158,30 @@ MENACE_CALL_THRESHOLD = 0.5  # suspicion of another seat at which the Menace cal
 # of 7 at every size (the audit's "one changed constant") leaves the heuristic Menace 12-30%
 # at 4, 6 and 8 players: until the Menace script is stronger there, the reserve stays a knob.
 # At 4 it fell from 3 to 2 (issue 30) once the Crew took and kept strike cards: with 3 it won
-# 70.0% against the heuristic Menace (balance bench, 10,000 games), above the band.
-RESERVE = np.array([2, 6, 3, 6, 2], np.int64)
+# 70.0% against the heuristic Menace (balance bench, 10,000 games), above the band. At 5 it
+# rose from 6 to 7 (issue 46): 1,000 deals, seed 101, the Crew won 0.395 -> 0.421 against the
+# heuristic Menace, 0.336 -> 0.365 against the saboteur and 0.357 -> 0.364 against the drain.
+RESERVE = np.array([2, 7, 3, 6, 2], np.int64)
 # From this table size the Menace spends Oxygen on its abilities whenever it may (as the
 # drain does): with two Menaces among 7 or 8, hiding wins less than draining (version 5; at 5
-# and 6 players the reverse). From it too the Menace no longer plays Backstab or Brawl as cover
-# (it draws instead): at 7 players it then won 0.367 -> 0.482 against the heuristic Crew and
-# 0.349 -> 0.468 against reserve7 (issue 30); at 5 it lost to tell (0.413 -> 0.384) and left the
-# heuristic Crew at 0.32, below the balance band.
+# and 6 players the reverse).
 SPEND_FROM = 7
+# Whether the Menace plays Backstab (not while it holds the Mission Leader token) or Brawl (only
+# while it does, and then it gives the Wound) as cover, by table size (4 to 8). Issue 30 stopped
+# it at 7 and 8, when its own Brawl wounded itself; since that fault is gone (issue 46) cover
+# strikes wound the Crew, and at 7 and 8 they hold the Crew back into the band (300 deals, seed
+# 0: 0.600 -> 0.410 at 7, 0.593 -> 0.480 at 8; reserve7 0.790 -> 0.670 at 8). At 5 players, where
+# two Menaces sit among five and no Saint heals, a Mission Leader's Brawl and a cover Backstab
+# every round killed 1.2 crewmembers a lost game and held the Crew to 0.163 (seed 0): a Menace
+# that wounds every round it can is soon read (a Brawl Wound to the reader counts W_BRAWL), so at
+# 5 it keeps them, as the careful player does.
+STRIKE_COVER = np.array([True, False, True, True, True])
+# Face-down cards of other seats the Menace waits for before it plays a Bad card (it plays at
+# once when Oxygen is 3 or less, or it cannot draw), by table size: at 5, where its share of a
+# round's cards is largest, one card of cover left the Crew 0.267 against this Menace and two
+# 0.380 (300 deals, seed 0, before STRIKE_GUILT_HIDDEN). Two at every size (tried in version 3:
+# +4 points for the Crew everywhere) now leaves reserve7 0.87, 0.90 and 0.79 at 4, 6 and 8.
+COVER_CARDS = np.array([1, 2, 1, 1, 1], np.int64)
 W_ABILITY = 1.0  # suspicion per Oxygen a seat spent on Above Deck Actions (no Crew does)
 # Suspicion per Energy a seat spent on an Above Deck Action the Crew itself never uses (all but
 # Self-Repair): the Crew plays for Energy, so only a Menace drains it with Laser Pistol, Analyze,
@@ -208,17 +230,18 @@ def first_card(mask, base, order):
 
 
 @kernel
-def bad_share(obs, revealed_at, own_at, own_known):
+def bad_share(obs, revealed_at, own_at, own_known, strike):
     """How Bad one face-down card of another seat was likely to be, from a round's revealed cards
     (at `revealed_at`); with `own_known`, the observer's own cards of that round (at `own_at`,
-    by type / 3) are taken out first, as only it can."""
+    by type / 3) are taken out first, as only it can. Backstab and Brawl count `strike`."""
     total, bad = 0.0, 0.0
     for card in range(T):
         k = obs[revealed_at + card] * 8.0
         if own_known:
             k -= obs[own_at + card] * 3.0
         total += k
-        bad += GUILT[card] * k
+        guilt = strike if card == BS or card == BRAWL else GUILT[card]
+        bad += guilt * k
     return max(bad, 0.0) / max(total, 1.0)
 
 
@@ -267,10 +290,13 @@ def public_evidence(obs, off, n, own_known, out):
     fact about it and keeps its weight.
     With `own_known` the observer's own cards are taken out of the shares, as it alone can;
     without, every row is what the rest of the table could hold against that seat."""
-    share = bad_share(obs, off[REVEALED], off[OWN_PLAYED], own_known)
     sides = np.empty(n, np.int64)
+    strike = STRIKE_GUILT_HIDDEN
     for r in range(n):
         sides[r] = revealed_side(obs, off, r)
+        if sides[r] == c.MENACE and obs[off[ALIVE] + r] > 0.5:
+            strike = GUILT[BS]
+    share = bad_share(obs, off[REVEALED], off[OWN_PLAYED], own_known, strike)
     window = off[PAST_ROUND + 1] - off[PAST_ROUND]
     for r in range(n):
         score = obs[off[PLAYED] + r] * 3.0 * share
@@ -282,7 +308,7 @@ def public_evidence(obs, off, n, own_known, out):
                 break
             weight *= PAST_WEIGHT
             past_share = bad_share(
-                obs, off[PAST_REVEALED] + k * T, off[PAST_OWN_PLAYED] + k * T, own_known
+                obs, off[PAST_REVEALED] + k * T, off[PAST_OWN_PLAYED] + k * T, own_known, strike
             )
             past = obs[off[PAST_PLAYED] + k * n + r] * 3.0 * past_share
             past += ballot_evidence(obs, off[PAST_BALLOTS] + k * n * (n + 1), n, r, sides)
@@ -534,9 +560,9 @@ def exposed(obs, off, n):
 def menace_turn(obs, off, mask, oxygen, energy, n):
     """An Oxygen-cost ability when it pays: at a table of SPEND_FROM or more, it ends the game,
     or the table already suspects this seat most (it will be voted out, and an exiled seat has
-    no Above Deck Actions); Explosion near the goal; sabotage under cover or to finish; else
-    cover (from SPEND_FROM players Replicate alone), else draw. Never a card that would wound
-    itself while another play is open."""
+    no Above Deck Actions); Explosion near the goal; sabotage under cover (COVER_CARDS) or to
+    finish; else cover (where STRIKE_COVER says no, Replicate alone), else draw. Never a card
+    that would wound itself while another play is open."""
     use, cost = oxygen_ability(obs, off, mask)
     if use >= 0 and (n >= SPEND_FROM or cost >= oxygen or exposed(obs, off, n)):
         return use
@@ -546,11 +572,11 @@ def menace_turn(obs, off, mask, oxygen, energy, n):
     if energy >= 12 and mask[A.PLAY + EXP]:
         return A.PLAY + EXP
     safe = not_self_wounding(obs, off, mask)
-    if oxygen <= 3 or others > 0.0 or not mask[A.DRAW]:
+    if oxygen <= 3 or others * 3.0 > COVER_CARDS[n - MIN_PLAYERS] - 0.5 or not mask[A.DRAW]:
         choice = first_card(safe, A.PLAY, MENACE_SABOTAGE)
         if choice >= 0:
             return choice
-    if n >= SPEND_FROM:  # no Backstab or Brawl for cover: see SPEND_FROM
+    if not STRIKE_COVER[n - MIN_PLAYERS]:  # no Backstab or Brawl for cover at this size
         safe[A.PLAY + BS] = False
         safe[A.PLAY + BRAWL] = False
     choice = first_card(safe, A.PLAY, MENACE_COVER)
@@ -670,7 +696,10 @@ def decide_with(obs, mask, off, n, reserve):
     elif decision == R.TALK_ACCUSE_CARD:
         choice = A.CARD + AB
     elif decision == R.VOTE:
-        if menace or (top >= SUSPECT_THRESHOLD and top > second):
+        # The Menace votes as the Crew does, only for a clear suspect, and abstains otherwise:
+        # a Menace that votes in every vote stands out to a Crew that abstains (`tell`, audit
+        # turn 4 R1), and its ballots exiled the Crew (0.57 a lost game at 5 players).
+        if top >= SUSPECT_THRESHOLD and top > second:
             choice = best_seat(mask, scores, n, True)
         if choice < 0 and not mask[A.PASS]:
             choice = best_seat(mask, scores, n, True)

@@ -5,8 +5,9 @@ Each is a few-line variation a careful player would try, named for what it does 
 the side it was written for (``teams``):
 
 - ``reserve7``: the heuristic Crew, repairing only with 7 Oxygen to spare beyond the worst case
-  of a round (the heuristic keeps 2-6 by table size). An outside audit's crew script: one
-  changed constant beat the heuristic Menace in more than 80% of games at 6 players.
+  of a round (the heuristic keeps 2-7 by table size, 7 at 5 players since issue 46). An outside
+  audit's crew script: one changed constant beat the heuristic Menace in more than 80% of games
+  at 6 players.
 - ``tell``: the vote-reading Crew. It calls a vote every round and abstains, so that a seat
   casting a ballot unlike its own (any ballot, where it abstained) stands out; from then on it
   votes out the seat that did so in most remembered votes, and abstains while none has. It

@@ -247,15 +247,50 @@ def test_crew_keeps_strike_cards_over_a_basic_repair_at_the_hand_limit():
     assert heuristic_choice(obs, held) == "card Basic Repair"
 
 
-def test_menace_keeps_backstab_out_of_its_cover_from_seven_players():
-    # First to act, no Bad card to hide, not the Mission Leader: at 5 players Backstab is cover
-    # (it wounds the Mission Leader, another seat); from 7 the Menace draws instead.
-    for n, expected in ((5, "play Backstab"), (7, "draw")):
+def test_menace_keeps_backstab_out_of_its_cover_at_five_players():
+    # First to act, no Bad card to hide, not the Mission Leader: at 7 players Backstab is cover
+    # (it wounds the Mission Leader, another seat); at 5 the Menace draws instead.
+    for n, expected in ((5, "draw"), (7, "play Backstab")):
         obs, _ = crew_view(n=n, own_agenda=[(c.THE_VENGEANT, 0), (c.THE_CONTAGION, 1)],
                            mission_leader=[(0, 0), (1, 1)],
                            decision=[(rules.CALL_VOTE, 0), (rules.TURN, 1)])
         assert heuristic_choice(obs, ["draw", "play Backstab"], n=n) == expected
 
+
+def test_menace_waits_for_two_cards_of_cover_at_five_players():
+    # One other seat has a card face down: cover enough at 6 players, not at 5.
+    for n, expected in ((5, "draw"), (6, "play Airlock Breach")):
+        obs, _ = crew_view(n=n, own_agenda=[(c.THE_VENGEANT, 0), (c.THE_CONTAGION, 1)],
+                           played=[(2, 1 / 3)], oxygen=[(0, 8 / 20)],
+                           decision=[(rules.CALL_VOTE, 0), (rules.TURN, 1)])
+        assert heuristic_choice(obs, ["draw", "play Airlock Breach"], n=n) == expected
+
+
+def test_menace_abstains_without_a_clear_suspect():
+    # Seat 3 played both cards of last round's two Airlock Breaches: a clear suspect, and the
+    # Menace votes for it as the Crew would; with no evidence it abstains rather than cast a
+    # telling ballot.
+    menace = [(c.THE_VENGEANT, 0), (c.THE_CONTAGION, 1)]
+    vote = [(rules.CALL_VOTE, 0), (rules.VOTE, 1)]
+    quiet, _ = crew_view(own_agenda=menace, decision=vote)
+    seen, _ = crew_view(own_agenda=menace, decision=vote, past_round=[(0, 1)],
+                        past_revealed=[((0, c.AIRLOCK_BREACH), 2 / 8)],
+                        past_played=[((0, 3), 2 / 3)])
+    ballots = ["pass", "seat +1", "seat +2", "seat +3", "seat +4"]
+    assert heuristic_choice(quiet, ballots) == "pass"
+    assert heuristic_choice(seen, ballots) == "seat +3"
+
+
+def test_crew_reads_backstab_as_bad_until_a_menace_is_shown():
+    # Last round seat 3 alone played cards, and two Backstabs came up: no Crew strikes while no
+    # Menace is shown, so they were a Menace's. Once seat 4 is shown to be the Menace, a
+    # Backstab is the Crew's strike and says little.
+    last = {"past_round": [(0, 1)], "past_revealed": [((0, c.BACKSTAB), 2 / 8)],
+            "past_played": [((0, 3), 2 / 3)]}
+    hidden, off = crew_view(**last)
+    shown, _ = crew_view(agenda_revealed=[((4, c.THE_CONTAGION), 1)], exiled=[(4, 1)], **last)
+    assert crew_suspicion(hidden, off)[3] > 1.0
+    assert crew_suspicion(shown, off)[3] < 0.5
 
 
 def test_menace_mission_leader_never_gives_its_brawl_wound_to_itself():
