@@ -164,12 +164,15 @@ class OpponentPool:
             results = kinds.get("results")  # absent from checkpoints before the pfsp league
             if results is None:
                 continue
+            # the snapshots just loaded, the newest last (a smaller pool_size kept only the
+            # newest); the scripted players only if the resumed run names as many (a resume
+            # may add one: then every scripted player starts again from the prior)
             for kind, keys in (("recent", self.recent[g]), ("anchors", self.anchors[g]),
                                ("scripted", self.scripted[g])):
-                if len(results[kind]) != len(keys):
-                    raise ValueError(f"the saved league's {g} {kind} results name "
-                                     f"{len(results[kind])} members; this run has {len(keys)}")
-                for key, counts in zip(keys, results[kind]):
+                saved = results[kind]
+                if kind == "scripted" and len(saved) != len(keys):
+                    continue
+                for key, counts in zip(reversed(keys), reversed(saved)):
                     self.results[key] = np.asarray(counts, np.float64)
 
 
