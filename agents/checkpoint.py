@@ -187,7 +187,7 @@ def check_compatible(
     expected = game_metadata(game, params)
     from envs import registry
 
-    seats = metadata["model"].get("kind") == "seats"
+    seats = metadata.get("model", {}).get("kind") == "seats"
     if seats and earlier and "num_players" in metadata["params"]:
         trained = metadata["params"]["num_players"]
         expected = game_metadata(game, {**params, "num_players": trained})
@@ -217,7 +217,7 @@ def check_compatible(
             if mine.get(k) != theirs.get(k)
         )
         if {k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k)} == {"num_players"}:
-            kind = metadata["model"].get("kind", "mlp")
+            kind = metadata.get("model", {}).get("kind", "mlp")
             shown += (f"; a {kind!r} network reads one table size" if not seats else
                       "; resuming continues the table it was trained at")
         raise CheckpointError(f"{where}: game parameters differ ({shown})")

@@ -32,11 +32,12 @@ observation and its weights still do not depend on ``n``; the permutation proper
 
 The network (``SeatEncoder``): a shared ``Linear`` per token kind (all seat tokens one, the
 global token another), ``layers`` pre-norm ``TransformerEncoderLayer`` blocks of attention across
-the ``1 + max`` tokens with a key padding mask over the seats absent at this ``n``, then the
-pooled row ``[global token, the observer's token, mean of the present seat tokens]``. No weight
-depends on ``n``: a network built for a game plays all of its table sizes, and its output for a
-table of ``n`` is the same whether the tokens are padded to ``n`` seats or to the largest table
-(tests/training/test_seat_encoder.py).
+the tokens, padded to at most the largest table with a key padding mask over the seats absent
+at this ``n``, then the pooled row ``[global token, the observer's token, mean of the present
+seat tokens]``. No weight depends on ``n``: a network built for a game plays all of its table
+sizes, and its output for a table of ``n`` is the same whether the tokens are padded to ``n``
+seats or to the largest table (tests/training/test_seat_encoder.py). A batch holds one table
+size, so ``forward`` pads nothing: ``1 + n`` tokens.
 """
 
 from __future__ import annotations
@@ -231,8 +232,8 @@ class SeatEncoder(nn.Module):
 
     def tokens(self, x: torch.Tensor, pad_to: int | None = None):
         """``x [B, D]`` at one table size -> ``(n, seat [B, S, F + len(POSITION)],
-        global [B, G + 1], absent [B, S] bool)``, ``S = pad_to`` (default: the largest table;
-        at least ``n``)."""
+        global [B, G + 1], absent [B, S] bool)``, ``S = pad_to`` (``n`` to the largest
+        table; default the largest)."""
         if x.dim() != 2:
             raise ValueError(f"the seat encoder reads [B, D] rows, got {tuple(x.shape)}")
         n = self.plan.table_of(x.shape[1])
@@ -254,6 +255,8 @@ class SeatEncoder(nn.Module):
         of the mean), pooling."""
         tokens = torch.cat([self.global_embed(glob).unsqueeze(1), self.seat_embed(seat)], 1)
         mask = torch.cat([absent.new_zeros((absent.shape[0], 1)), absent], 1)
+        if not bool(absent.any()):  # every seat present: the same sums without the mask
+            mask = None
         for block in self.blocks:
             tokens = block(tokens, src_key_padding_mask=mask)
         tokens = self.norm(tokens)
@@ -264,8 +267,11 @@ class SeatEncoder(nn.Module):
 
     def forward(self, x: torch.Tensor, pad_to: int | None = None):
         """``x [B, D]`` -> ``(pooled [B, 3 * width], seat outputs [B, n, width])``: the seat
-        outputs of the ``n`` seats present, in relative seating."""
-        n, seat, glob, absent = self.tokens(x, pad_to)
+        outputs of the ``n`` seats present, in relative seating. A batch holds one table size,
+        so its tokens are not padded unless ``pad_to`` says so: the answer is the same
+        (``tests/training/test_seat_encoder.py``), and attention over ``1 + n`` tokens costs
+        less than over ``1 + max``."""
+        n, seat, glob, absent = self.tokens(x, pad_to or self.plan.table_of(x.shape[1]))
         pooled, seats = self.attend(seat, glob, absent)
         return pooled, seats[:, :n]
 
