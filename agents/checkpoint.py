@@ -175,11 +175,23 @@ def check_compatible(
 
     Returns None, or for a policy of an earlier version the game lists as still playable
     (``GameSpec.earlier_observations``) the columns of today's observation it reads. With
-    ``earlier=False`` (resuming a training run) only the current version is accepted."""
+    ``earlier=False`` (resuming a training run) only the current version is accepted.
+
+    A seat-token network (model kind ``seats``) plays every table size: its checkpoint is
+    checked at the table it was trained at (version, the other parameters, that table's
+    observation layout), and ``num_players`` may differ, except when resuming
+    (``earlier=False``), which continues the same table. Other networks read one table size
+    and are refused at another, saying so."""
     if metadata["game"] != game:
         raise CheckpointError(f"{where}: trained for game {metadata['game']!r}, not {game!r}")
     expected = game_metadata(game, params)
     from envs import registry
+
+    seats = metadata.get("model", {}).get("kind") == "seats"
+    if seats and earlier and "num_players" in metadata["params"]:
+        trained = metadata["params"]["num_players"]
+        expected = game_metadata(game, {**params, "num_players": trained})
+        earlier = False  # its encoder splits today's layouts alone
 
     spec = registry[game]
     if earlier and metadata["version"] in spec.earlier_observations:
@@ -204,6 +216,10 @@ def check_compatible(
             for k in sorted(set(mine) | set(theirs))
             if mine.get(k) != theirs.get(k)
         )
+        if {k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k)} == {"num_players"}:
+            kind = metadata.get("model", {}).get("kind", "mlp")
+            shown += (f"; a {kind!r} network reads one table size" if not seats else
+                      "; resuming continues the table it was trained at")
         raise CheckpointError(f"{where}: game parameters differ ({shown})")
     if metadata["observation_fingerprint"] != expected["observation_fingerprint"]:
         raise CheckpointError(

@@ -16,6 +16,7 @@ from torch import nn
 from agents.checkpoint import CheckpointError, check_compatible, load_checkpoint
 from agents.deduction import Deduction
 from agents.policy import Policy
+from agents.seat_encoder import SeatEncoder, seat_plans
 from agents.sparse_input import InputLinear
 
 DEVICES = ("cpu", "cuda", "auto")
@@ -208,7 +209,70 @@ class _RecurrentActor(nn.Module):
         return self.head(memory), memory
 
 
-MODEL_KINDS = ("mlp", "gru")
+class _SeatActor(nn.Module):
+    """The seat-token actor (``agents.seat_encoder``): tokens per seat and a global token,
+    attention across them, the pooled row through an MLP (``hidden[1:]``), then the policy
+    layer over the fixed action set. ``features`` also returns the seat tokens' outputs, which
+    the role head reads one seat at a time."""
+
+    def __init__(self, plan, hidden: list[int], n_out: int, heads: int, layers: int,
+                 activation: str):
+        super().__init__()
+        self.encoder = SeatEncoder(plan, hidden[0], heads, layers)
+        self.trunk = _dense_stack(self.encoder.pooled_width, hidden[1:], activation)
+        self.head = _layer(_width(self.trunk, self.encoder.pooled_width), n_out, 0.01)
+
+    def features(self, observation: torch.Tensor):  # [N, D] -> ([N, A], [N, n, width])
+        pooled, seats = self.encoder(observation)
+        return self.head(self.trunk(pooled)), seats
+
+    def forward(self, observation: torch.Tensor) -> torch.Tensor:
+        return self.features(observation)[0]
+
+
+class _SeatCritic(nn.Module):
+    """The seat-token critic: the observation's encoder as the actor's (its own weights), and
+    with a centralised critic a second one over the god-view ``state()`` (absolute seats, so
+    its own tokens), the pooled rows side by side through an MLP to the value."""
+
+    def __init__(self, plan, state_plan, hidden: list[int], heads: int, layers: int,
+                 activation: str):
+        super().__init__()
+        self.encoder = SeatEncoder(plan, hidden[0], heads, layers)
+        self.state_encoder = None if state_plan is None else SeatEncoder(
+            state_plan, hidden[0], heads, layers)
+        width = self.encoder.pooled_width * (1 if state_plan is None else 2)
+        self.trunk = _dense_stack(width, hidden[1:], activation)
+        self.head = _layer(_width(self.trunk, width), 1, 1.0)
+        # a critic row's width -> its observation's (the state follows it)
+        self._split = {plan.size_of[n] + (0 if state_plan is None else state_plan.size_of[n]):
+                       plan.size_of[n] for n in plan.sizes}
+
+    def forward(self, critic_input: torch.Tensor) -> torch.Tensor:  # [N, C] -> [N, 1]
+        D = self._split.get(critic_input.shape[-1])
+        if D is None:
+            raise ValueError(f"a critic row of {critic_input.shape[-1]} floats is none of this "
+                             f"game's table sizes ({sorted(self._split)})")
+        pooled = self.encoder(critic_input[:, :D])[0]
+        if self.state_encoder is not None:
+            pooled = torch.cat([pooled, self.state_encoder(critic_input[:, D:])[0]], -1)
+        return self.head(self.trunk(pooled))
+
+
+def _dense_stack(n_in: int, widths: list[int], activation: str) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for h in widths:
+        layers += [_layer(n_in, h, np.sqrt(2)), ACTIVATIONS[activation]()]
+        n_in = h
+    return nn.Sequential(*layers)
+
+
+def _width(stack: nn.Sequential, n_in: int) -> int:
+    linear = [m for m in stack if isinstance(m, nn.Linear)]
+    return linear[-1].out_features if linear else n_in
+
+
+MODEL_KINDS = ("mlp", "gru", "seats")
 
 
 class ActorCritic(nn.Module):
@@ -236,6 +300,15 @@ class ActorCritic(nn.Module):
     ``deduction`` (a name in ``agents.deduction.DEDUCTIONS``, with ``deduction_params``, the
     game's parameters) puts counts the agent makes from its own observation beside it, as the
     actor's first step (``agents/deduction.py``).
+
+    ``kind="seats"`` is the seat-token network (``agents.seat_encoder``), one network for every
+    table size of ``seat_game`` with the parameters ``seat_params`` (all but ``num_players``):
+    ``hidden[0]`` is the tokens' width, ``hidden[1:]`` the MLP after the pooling; ``seat_heads``
+    (4) attention heads and ``seat_layers`` (1) blocks. Actor and critic each have their own
+    encoder; ``observation_size`` and ``critic_input_size`` are those of the table it was built
+    at, and it reads the observation of any table size of the game. Its role head reads each
+    other seat's token (one logit per token), so it too answers at any size. Not with
+    ``deduction`` or ``belief_input``.
     """
 
     def __init__(self, config: dict):
@@ -274,6 +347,10 @@ class ActorCritic(nn.Module):
         if config.get("deduction") is not None:
             deduce = Deduction(config["deduction"], config.get("deduction_params"), D)
         n_in = D + (deduce.width if deduce else 0)
+        self.plays_every_size = config["kind"] == "seats"
+        if self.plays_every_size:
+            self._build_seats(config, seats, activation, critic_hidden)
+            return
         if config["kind"] == "gru":
             self.actor = _RecurrentActor(n_in, list(hidden), A, reading, activation)
             self.memory_size = hidden[-1]
@@ -297,6 +374,44 @@ class ActorCritic(nn.Module):
             # and everything the trainer draws later are the same with or without the head.
             with torch.random.fork_rng(devices=[]):
                 self.belief = _role_head(hidden[-1], seats)
+
+    def _build_seats(self, config: dict, seats: int, activation: str,
+                     critic_hidden: list[int]) -> None:
+        """The ``seats`` kind's actor, critic and role head (see the class docstring)."""
+        for key in ("deduction", "belief_input"):
+            if config.get(key):
+                raise ValueError(f"model kind 'seats' does not take {key!r} (its counts and "
+                                 f"beliefs are sized for one table)")
+        heads, layers = config.get("seat_heads", 4), config.get("seat_layers", 1)
+        for key, value in (("seat_heads", heads), ("seat_layers", layers)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"model config {key!r} must be a positive integer, got {value!r}")
+        for key, widths in (("hidden", config["hidden"]), ("critic_hidden", critic_hidden)):
+            if widths[0] % heads:
+                raise ValueError(f"model config {key!r}: the token width {widths[0]} must "
+                                 f"divide by seat_heads {heads}")
+        plan, state_plan = seat_plans(config.get("seat_game"), config.get("seat_params"))
+        n = plan.table_of(config["observation_size"])
+        centralised = config["critic_input_size"] != config["observation_size"]
+        if centralised and config["critic_input_size"] != plan.size_of[n] + state_plan.size_of[n]:
+            raise ValueError(f"model config 'critic_input_size' {config['critic_input_size']} is "
+                             f"neither the observation's {plan.size_of[n]} nor it and the "
+                             f"state's {plan.size_of[n] + state_plan.size_of[n]} at {n} players")
+        self.actor = _SeatActor(plan, list(config["hidden"]), config["num_actions"], heads,
+                                layers, activation)
+        self.critic = _SeatCritic(plan, state_plan if centralised else None,
+                                  list(critic_hidden), heads, layers, activation)
+        self.memory_size = 0
+        self.belief = None
+        if seats:  # one logit per other seat's token; on a forked stream, as the MLP's head
+            with torch.random.fork_rng(devices=[]):
+                self.belief = _role_head(config["hidden"][0], 1)
+
+    def observation_sizes(self) -> list[int]:
+        """The observation sizes the actor reads: its table's, or every table size's."""
+        if self.plays_every_size:
+            return list(self.actor.encoder.plan.size_of.values())
+        return [self.config["observation_size"]]
 
     def role_head(self) -> nn.Module | None:
         """The role head wherever it sits: beside the actor (detached) or inside it."""
@@ -323,6 +438,9 @@ class ActorCritic(nn.Module):
         if self.recurrent:
             logits, memory = self.actor_step(observation, memory)
             return logits, memory, memory
+        if self.plays_every_size:  # the features: the seat tokens' outputs [N, n, width]
+            logits, features = self.actor.features(observation)
+            return logits, features, None
         if self.reads_beliefs:
             features = self.actor.trunk(observation)
             return self.actor.reader(features), features, None
@@ -350,6 +468,8 @@ class ActorCritic(nn.Module):
         head = self.role_head()
         if head is None:
             raise ValueError("this network has no belief head (model config 'belief_seats' 0)")
+        if self.plays_every_size:  # each other seat's token, one logit each
+            return head(features[:, 1:].detach()).squeeze(-1)
         return head(features if self.reads_beliefs else features.detach())
 
     def value(self, critic_input: torch.Tensor) -> torch.Tensor:  # [N, C] -> [N]
@@ -376,7 +496,7 @@ class NeuralPolicy(Policy):
         self.name = name or f"neural[{metadata.get('game')}:{self.team}@{metadata.get('steps')}]"
         self._generator = torch.Generator().manual_seed(seed)
         self._device = next(model.parameters()).device
-        self._observation_size = model.config["observation_size"]
+        self._observation_sizes = model.observation_sizes()
         self._num_actions = model.config["num_actions"]
         # trained on an earlier version's observation: (its columns in today's, today's size)
         self._reads = reads
@@ -386,10 +506,11 @@ class NeuralPolicy(Policy):
 
     def _observation(self, observation) -> torch.Tensor:
         observation = np.asarray(observation, dtype=np.float32)
-        size = self._observation_size if self._reads is None else self._reads[1]
-        if observation.ndim != 2 or observation.shape[1] != size:
+        sizes = self._observation_sizes if self._reads is None else [self._reads[1]]
+        if observation.ndim != 2 or observation.shape[1] not in sizes:
+            shown = sizes[0] if len(sizes) == 1 else f"one of {sizes}"
             raise ValueError(
-                f"{self.name}: observation must be [N, {size}], got {observation.shape}"
+                f"{self.name}: observation must be [N, {shown}], got {observation.shape}"
             )
         if self._reads is not None:
             observation = observation[:, self._reads[0]]

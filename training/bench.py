@@ -36,6 +36,8 @@ def bench_args(ns: argparse.Namespace, out: str, threads: int) -> Args:
                threads=threads, tensorboard=False, progress=False, eval_every=0)
     if ns.device != "cpu":  # an older trainer has no device option
         run["device"] = ns.device
+    if ns.model is not None:  # nor a seat network
+        run["model"] = ns.model
     if ns.recipe is None:
         return Args(game=ns.game, num_players=ns.players, seed=ns.seed, imitate=None, **run)
     args = recipes.load(ns.recipe).args(seed=ns.seed, out=out)
@@ -59,6 +61,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="training seed")
     parser.add_argument("--device", default="cpu", help="where the networks learn (cpu, cuda, "
                         "auto)")
+    parser.add_argument("--model", default=None, help="the network kind (mlp, gru, seats; "
+                        "default: the trainer's or the recipe's)")
     ns = parser.parse_args(argv)
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     print("| threads | agent-steps/s | per CPU-second | outside network |")

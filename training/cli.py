@@ -15,7 +15,7 @@ from pathlib import Path
 
 import envs
 from evaluation.commands import game_param, seed
-from agents.neural import DEVICES
+from agents.neural import DEVICES, MODEL_KINDS
 from training.evaluate import below_random
 from training.pool import SAMPLING
 from training.ppo import Args, train
@@ -154,6 +154,9 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="entropy bonus at the start (default %(default)s)")
     p.add_argument("--ent-coef-final", type=_non_negative, default=d.ent_coef_final,
                    help="entropy bonus at the end of the budget (default %(default)s)")
+    p.add_argument("--model", choices=MODEL_KINDS, default=d.model,
+                   help="the network: mlp, gru (a recurrent actor) or seats (seat tokens, one "
+                   "network for every table size)")
     p.add_argument("--hidden", type=_widths, default=d.hidden, help="MLP widths, e.g. 64,64")
     p.add_argument("--team-hidden", type=_team_widths, action="append", default=[],
                    metavar="TEAM=WIDTHS", help="that team's MLP widths instead of --hidden, "
@@ -273,6 +276,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         update_epochs=ns.epochs,
         ent_coef=ns.ent_coef,
         ent_coef_final=ns.ent_coef_final,
+        model=ns.model,
         hidden=ns.hidden,
         team_hidden=dict(ns.team_hidden),
         centralised_critic=ns.centralised_critic,

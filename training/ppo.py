@@ -118,9 +118,12 @@ class Args:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     model: str = "mlp"
-    """"mlp", or "gru" for a recurrent actor that remembers the seat's own game"""
+    """"mlp", "gru" for a recurrent actor that remembers the seat's own game, or "seats" for
+    the seat-token network that plays every table size of the game (``agents.seat_encoder``;
+    not with ``deduction``, ``belief_input`` or ``sparse_observations``)"""
     hidden: tuple[int, ...] = (64, 64)
-    """hidden widths of the actor and of the critic MLPs (for "gru", the last is the memory)"""
+    """hidden widths of the actor and of the critic MLPs (for "gru", the last is the memory;
+    for "seats", the first is the tokens' width, a multiple of 4)"""
     critic_hidden: tuple[int, ...] = ()
     """the critic's own widths, every team's (empty: the actor's, ``hidden`` or
     ``team_hidden``). The critic is about half the network's arithmetic at equal widths, in the
@@ -361,9 +364,15 @@ class Args:
             raise ValueError(f"sparse_observations runs on the cpu only; pass device cpu, not "
                              f"{self.device!r}")
         resolve_device(self.device)  # a known name, and a GPU there for "cuda"
-        if self.model != "mlp" and self.device != "cpu":
+        if self.model == "gru" and self.device != "cpu":
             raise ValueError(f"model {self.model!r} trains on the cpu only (its replay through "
                              f"time is not moved to a device); pass device cpu")
+        if self.model == "seats":
+            refused = [name for name in ("deduction", "belief_input", "sparse_observations")
+                       if getattr(self, name)]
+            if refused:
+                raise ValueError(f"model 'seats' reads dense observations of any table size: "
+                                 f"not with {', '.join(refused)}")
         if self.activation not in ACTIVATIONS:
             raise ValueError(f"activation must be one of {list(ACTIVATIONS)}, got "
                              f"{self.activation!r}")
@@ -445,6 +454,10 @@ def model_config(env, args: Args, team: str | None = None) -> dict:
         "critic_input_size": critic_input,
         "hidden": list(args.team_hidden.get(team, args.hidden)),
     }
+    if args.model == "seats":  # every table size of the game with these parameters
+        config["seat_game"] = env.spec.name
+        config["seat_params"] = {k: v.item() if hasattr(v, "item") else v
+                                 for k, v in env.params.items() if k != "num_players"}
     if args.critic_hidden:  # absent: the actor's widths (every network saved before the option)
         config["critic_hidden"] = list(args.critic_hidden)
     if args.activation != "tanh":  # absent: tanh
