@@ -17,6 +17,7 @@ through time over the round).
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 
 import numpy as np
 import torch
@@ -64,9 +65,7 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
     for _ in range(rounds):
         if late():
             break
-        # per learner: observations, masks, the teacher's choices; a recurrent one also each
-        # decision's slot (t * B + game), seat, episode and the memory it started from
-        seen = {g: ([], [], [], [], [], [], []) for g in learners}
+        seen = {g: _Round() for g in learners}
         for t in range(T):
             if t and late():
                 break
@@ -80,8 +79,7 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                         obs, mask = env.observation[idx], env.action_mask[idx]
                         actions[idx] = choose(fixed.get(g, teacher), obs, mask, who[idx])
                         if g not in fixed:
-                            for store, value in zip(seen[g], (obs, mask, actions[idx])):
-                                store.append(value)
+                            seen[g].decided(obs, mask, actions[idx])
                         if g in memory:
                             seat = env.current_seat[idx]
                             before = memory[g][idx, seat]
@@ -90,10 +88,8 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                                 _, after = models[g].actor_step(
                                     torch.from_numpy(obs).to(device), before.to(device))
                             memory[g][idx, seat] = after.cpu()
-                            for store, value in zip(seen[g][3:], (t * B + idx, seat,
-                                                                  env.records["episode"][idx],
-                                                                  before)):
-                                store.append(value)
+                            seen[g].remembered(t * B + idx, seat,
+                                               env.records["episode"][idx], before)
             shown.update(B)
             _, terminated, truncated = env.step(actions)
             ended = np.flatnonzero(terminated | truncated)
@@ -105,15 +101,15 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                 if len(teachers) > 1:
                     playing[ended] = rng.integers(len(teachers), size=ended.size)
         for g in learners:
-            if not seen[g][0]:  # cut short before this team's first decision
+            if not seen[g].obs:  # cut short before this team's first decision
                 continue
             device = next(models[g].parameters()).device  # ``Args.device``
             obs, mask, chosen = (torch.from_numpy(np.concatenate(v)).to(device)
-                                 for v in seen[g][:3])
+                                 for v in (seen[g].obs, seen[g].mask, seen[g].chosen))
             columns = None
             if g in memory:  # whole seat trajectories: minibatches of (game slot, seat) columns
-                columns = _seat_columns(seen[g][3:], B, t + 1)
-                memory_in = torch.cat(seen[g][6]).to(device)
+                columns = _seat_columns(seen[g], B, t + 1)
+                memory_in = torch.cat(seen[g].memories).to(device)
             units = chosen.shape[0] if columns is None else columns[0].shape[1]
             minibatch = max(1, units // num_minibatches)
             for _ in range(epochs):
@@ -139,11 +135,37 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
     return losses
 
 
-def _seat_columns(recorded, B: int, steps: int) -> tuple[torch.Tensor, torch.Tensor]:
+@dataclass
+class _Round:
+    """One learner's decisions in a round of imitation, a list entry per batched step: the
+    observations, masks and the teacher's choices; for a recurrent learner also each decision's
+    slot (``t * B + game``), seat, episode and the memory its seat started it with."""
+
+    obs: list = field(default_factory=list)
+    mask: list = field(default_factory=list)
+    chosen: list = field(default_factory=list)
+    slots: list = field(default_factory=list)
+    seats: list = field(default_factory=list)
+    episodes: list = field(default_factory=list)
+    memories: list = field(default_factory=list)
+
+    def decided(self, obs, mask, chosen) -> None:
+        self.obs.append(obs)
+        self.mask.append(mask)
+        self.chosen.append(chosen)
+
+    def remembered(self, slots, seats, episodes, memories) -> None:
+        self.slots.append(slots)
+        self.seats.append(seats)
+        self.episodes.append(episodes)
+        self.memories.append(memories)
+
+
+def _seat_columns(recorded: _Round, B: int, steps: int) -> tuple[torch.Tensor, torch.Tensor]:
     """A recurrent learner's round as ``training.recurrent.seat_sequences`` columns over its
-    recorded decisions: ``recorded`` holds each step's slots (``t * B + game``), seats,
-    episodes and memories, in the order the observations were stored."""
-    slots, seats, episodes = (np.concatenate(v) for v in recorded[:3])
+    recorded decisions, in the order the observations were stored."""
+    slots, seats, episodes = (np.concatenate(v) for v in
+                              (recorded.slots, recorded.seats, recorded.episodes))
     seat = np.full((steps, B), -1, np.int64)
     episode = np.zeros((steps, B), np.int64)
     seat.reshape(-1)[slots] = seats
