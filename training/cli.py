@@ -204,6 +204,9 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="epochs over each batch of the teacher's decisions (default %(default)s)")
     p.add_argument("--imitation-lr", type=_positive, default=d.imitation_lr,
                    help="Adam's rate for the warm start (default %(default)s)")
+    p.add_argument("--imitation-noise", type=float, default=d.imitation_noise,
+                   help="share of the warm start's decisions played at random, still labelled "
+                   "with the teacher's choice (default %(default)s)")
     p.add_argument("--imitation-share", type=_positive, default=d.imitation_share,
                    help="with --seconds, the warm start stops after this share of the budget "
                    "at the latest (default %(default)s)")
@@ -296,6 +299,7 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
         imitation_steps=ns.imitation_steps,
         imitation_epochs=ns.imitation_epochs,
         imitation_lr=ns.imitation_lr,
+        imitation_noise=ns.imitation_noise,
         imitation_share=ns.imitation_share,
         teacher_coef=ns.teacher_coef,
         teacher_until=ns.teacher_until,

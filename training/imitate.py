@@ -31,7 +31,8 @@ from training.recurrent import recurrent_logits, seat_sequences
 def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: np.ndarray,
             models, optimizers, num_steps: int, decisions: int, num_minibatches: int,
             max_grad_norm: float, epochs: int = 1, deadline: float | None = None,
-            rng: np.random.Generator | None = None, progress: bool = False) -> dict[int, float]:
+            rng: np.random.Generator | None = None, noise: float = 0.0,
+            progress: bool = False) -> dict[int, float]:
     """Fit each trained group's actor to the teachers' choices (cross-entropy through the one
     masked distribution), online: ``num_steps`` batched steps of games the teachers play (each
     game one teacher on every seat, drawn with ``rng`` when the game is dealt; fixed teams by
@@ -41,12 +42,16 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
     those, not by a whole round; once it has passed, each team fits one more minibatch at most.
     Returns each trained group's last epoch's mean loss, ``{group: cross-entropy}`` (a team with
     no decision yet is left out): the teams fit apart, and a minority team (the Among Us impostor
-    decides 1 in 6 times at 6 players) can lag far behind the majority's fit. ``progress``: a bar of the decisions played (``evaluation.progress``)."""
+    decides 1 in 6 times at 6 players) can lag far behind the majority's fit. ``noise``: the share
+    of decisions (every seat's) played at random among the legal actions, drawn with ``rng``;
+    each is still stored with the teacher's choice as its label, so the clone also learns what
+    the teacher would do in the states its mistakes and other players' lead to (DART).
+    ``progress``: a bar of the decisions played (``evaluation.progress``)."""
     from evaluation.progress import bar
 
     B, T = env.num_envs, num_steps
-    if len(teachers) > 1 and rng is None:
-        raise ValueError("several teachers need an rng to deal their games")
+    if (len(teachers) > 1 or noise) and rng is None:
+        raise ValueError("several teachers, or noise, need an rng to draw with")
     rows = np.arange(B)
     who = np.stack([rows, env.current_seat], 1)
     playing = np.zeros(B, np.int64) if len(teachers) == 1 else rng.integers(len(teachers), size=B)
@@ -90,6 +95,9 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
                             memory[g][idx, seat] = after.cpu()
                             seen[g].remembered(t * B + idx, seat,
                                                env.records["episode"][idx], before)
+            if noise:  # the labels are stored: what is played may now differ from them
+                played = np.flatnonzero(rng.random(B) < noise)
+                actions[played] = _random_legal(rng, env.action_mask[played])
             shown.update(B)
             _, terminated, truncated = env.step(actions)
             ended = np.flatnonzero(terminated | truncated)
@@ -133,6 +141,12 @@ def imitate(env, teachers: list[Policy], fixed: dict[int, Policy], team_group: n
             losses[g] = float(np.mean(epoch))
     shown.close()
     return losses
+
+
+def _random_legal(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    """``[N, A] bool -> [N]``: one legal action per row, uniformly."""
+    legal = mask.cumsum(1)
+    return np.argmax(legal > (rng.random(mask.shape[0]) * legal[:, -1])[:, None], axis=1)
 
 
 @dataclass

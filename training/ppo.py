@@ -208,6 +208,14 @@ class Args:
     2% where the teacher wins 46%; four epochs of eight brought it to 41%"""
     imitation_lr: float = 1e-3
     """Adam's rate for the warm start (PPO then uses ``learning_rate``)"""
+    imitation_noise: float = 0.0
+    """share of the warm start's decisions played at random among the legal actions, each
+    still labelled with the teacher's choice (DART, Laskey et al. 2017): a clone fitted only on
+    the teacher's own games meets states the teacher never reaches as soon as an opponent plays
+    differently, and errs there. The Menace's heuristic crew clone won 0.36 against the
+    heuristic menace it was cloned beside and 0.25 against a random menace, where the
+    heuristic crew wins 0.63 (docs/training.md, The demo). 0: off, the teacher's games as they
+    are"""
     imitation_share: float = 0.5
     """with a ``seconds`` budget, the warm start stops after this share of it at the latest"""
     teacher_coef: float = 1.0
@@ -295,6 +303,9 @@ class Args:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if not (isinstance(self.imitation_noise, (int, float))
+                and 0.0 <= self.imitation_noise < 1.0):
+            raise ValueError(f"imitation_noise must be in [0, 1), got {self.imitation_noise!r}")
         if not 0.0 < self.imitation_share <= 1.0:
             raise ValueError(f"imitation_share must be in (0, 1], got {self.imitation_share}")
         for name in ("eval_every", "critic_warmup", "pool_size"):
@@ -690,7 +701,8 @@ def warm_start(run: Run, args: Args, run_start: float) -> int:
     losses = imitate(run.env, run.warm_start_players, run.fixed_players, run.team_group,
                      run.models, run.optimizers, args.num_steps, args.imitation_steps,
                      2 * args.num_minibatches, args.max_grad_norm, args.imitation_epochs,
-                     deadline, run.rng, progress=args.progress)
+                     deadline, run.rng, noise=args.imitation_noise,
+                     progress=args.progress)
     run.env.reset()
     for g in run.trained:  # anchors: the teams keep meeting the opponent they started from
         run.pool.add(run.groups[g], run.models[g], anchor=True)

@@ -12,7 +12,7 @@ from agents.amongus_chain import AmongUsChain
 from agents.amongus_heuristic import AmongUsHeuristic
 from agents.neural import ActorCritic, NeuralPolicy, RecurrentPolicy
 from agents.policy import Policy
-from training.imitate import imitate
+from training.imitate import _Round, imitate
 from training.ppo import Args, model_config, train
 
 from .conftest import TINY
@@ -135,6 +135,46 @@ def test_several_teachers_need_an_rng():
     heuristic = AmongUsHeuristic(env.spec, env.params)
     with pytest.raises(ValueError, match="rng"):
         imitate(env, [heuristic, heuristic], {}, np.arange(2), [], [], 4, 32, 1, 0.5)
+
+
+def test_imitation_noise_plays_random_legal_moves_and_keeps_the_teachers_labels(monkeypatch):
+    """DART: a share of the warm start's moves are played at random among the legal actions, so
+    the clone sees states the teacher never leads to, and every stored label is still what the
+    teacher chose in the state it was shown."""
+    env = envs.make_vec("amongus", 64, seed=3, num_players=4)
+    teacher = AmongUsHeuristic(env.spec, env.params)
+    labelled, played = [], []
+    decided = _Round.decided
+    monkeypatch.setattr(_Round, "decided", lambda self, *row: (labelled.append(row),
+                                                                decided(self, *row)))
+    step = env.step
+    monkeypatch.setattr(env, "step", lambda actions: (
+        played.append((env.observation.copy(), env.action_mask.copy(), actions.copy())),
+        step(actions))[1])
+    args = Args(num_players=4, num_envs=64, num_steps=8, imitation_steps=64 * 8 * 3)
+    models = [ActorCritic(model_config(env, args)) for _ in env.spec.teams]
+    optimizers = [torch.optim.Adam(m.parameters(), lr=1e-3) for m in models]
+    imitate(env, [teacher], {}, np.arange(2), models, optimizers, args.num_steps,
+            args.imitation_steps, args.num_minibatches, args.max_grad_norm,
+            rng=np.random.default_rng(0), noise=0.5)
+    for obs, mask, chosen in labelled:
+        assert (teacher.act(obs, mask) == chosen).all()
+    obs, mask, actions = (np.concatenate(v) for v in zip(*played))
+    assert mask[np.arange(len(actions)), actions].all()  # every move played is legal
+    choice = mask.sum(1) > 1
+    moved = (actions != teacher.act(obs, mask))[choice].mean()
+    assert 0.2 < moved < 0.5, moved  # half the moves drawn, some of them the teacher's own
+
+
+def test_imitation_noise_is_checked():
+    with pytest.raises(ValueError, match="imitation_noise"):
+        Args(imitation_noise=1.0).check()
+    with pytest.raises(ValueError, match="imitation_noise"):
+        Args(imitation_noise=-0.1).check()
+    env = envs.make_vec("amongus", 8, seed=3, num_players=4)
+    heuristic = AmongUsHeuristic(env.spec, env.params)
+    with pytest.raises(ValueError, match="rng"):
+        imitate(env, [heuristic], {}, np.arange(2), [], [], 4, 32, 1, 0.5, noise=0.1)
 
 
 @pytest.mark.parametrize("change,message", [
