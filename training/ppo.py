@@ -27,9 +27,9 @@ from __future__ import annotations
 import math
 import sys
 import time
-from itertools import zip_longest
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 
 import numba
@@ -75,7 +75,7 @@ class Args:
     """registered game to train on"""
     num_players: int = 6
     """seats at the table (in a mixed-size run, the first of ``table_sizes``: the table its
-    checkpoints are checked at and its held-out curves in the run directory play)"""
+    checkpoints are checked at)"""
     table_sizes: tuple[int, ...] = ()
     """a mixed-size run of a seat network (``model = "seats"``): the table sizes its games are
     dealt at, ``num_players`` first. Each size has its own engine, rollout buffer, league and
