@@ -96,6 +96,20 @@ def test_a_mixed_run_resumes_at_its_sizes_and_no_others(mixed_run, tmp_path):
         train(other)
 
 
+def test_a_fixed_team_and_a_centralised_critic_play_at_every_size(tmp_path):
+    """The Menace at 4 and 5: the fixed crew is a heuristic built for each size, the critic
+    reads each size's god-view, and a pfsp league keeps the learner's scores per size."""
+    args = Args(**{**TINY, "game": "menace", "out": str(tmp_path), "model": "seats",
+                   "hidden": (32, 32), "table_sizes": (4, 5), "table_shares": (1.0, 3.0),
+                   "fixed_teams": {"crew": "heuristic"}, "centralised_critic": True,
+                   "league_sampling": "pfsp", "tensorboard": False})
+    paths = train(args)
+    meta = load_checkpoint(paths["menace"])["metadata"]
+    assert meta["table_sizes"] == [4, 5] and meta["team_steps"] > 0
+    trainer = torch.load(paths["menace"].parent / "trainer.pt", weights_only=True)
+    assert list(trainer["pools"]) == [5]
+
+
 def _weights(paths) -> dict:
     return {team: load_checkpoint(p)["model"] for team, p in paths.items()}
 
