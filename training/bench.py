@@ -27,6 +27,7 @@ import os
 import tempfile
 
 from training import recipes
+from training.cli import parse_players
 from training.ppo import Args, train
 
 
@@ -38,8 +39,10 @@ def bench_args(ns: argparse.Namespace, out: str, threads: int) -> Args:
         run["device"] = ns.device
     if ns.model is not None:  # nor a seat network
         run["model"] = ns.model
+    if len(ns.players) > 1:  # a mixed-size run (nor has an older trainer one)
+        run["table_sizes"] = ns.players
     if ns.recipe is None:
-        return Args(game=ns.game, num_players=ns.players, seed=ns.seed, imitate=None, **run)
+        return Args(game=ns.game, num_players=ns.players[0], seed=ns.seed, imitate=None, **run)
     args = recipes.load(ns.recipe).args(seed=ns.seed, out=out)
     for name, value in run.items():
         setattr(args, name, value)
@@ -50,7 +53,9 @@ def bench_args(ns: argparse.Namespace, out: str, threads: int) -> Args:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m training.bench")
     parser.add_argument("--game", default="amongus")
-    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--players", type=parse_players, default=(6,),
+                        help="the table size, or sizes like 4,6 for a mixed-size run of a seat "
+                        "network (--model seats)")
     parser.add_argument("--seconds", type=float, default=60.0, help="training time per row")
     parser.add_argument("--steps", type=int, default=None,
                         help="train this many agent-steps per row instead of --seconds: the "

@@ -113,6 +113,20 @@ def _widths(text: str) -> tuple[int, ...]:
     return widths
 
 
+def parse_players(text: str) -> tuple[int, ...]:
+    """``--players 6``, or a mixed-size run's ``--players 4,5,6``."""
+    try:
+        sizes = tuple(int(n) for n in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a table size or sizes like 4,5,6, got "
+                                         f"{text!r}") from None
+    return sizes
+
+
+def _shares(text: str) -> tuple[float, ...]:
+    return tuple(_positive(w) for w in text.split(","))
+
+
 def register(subparsers) -> argparse.ArgumentParser:
     """Add the ``train`` subcommand to an ``argparse`` subparsers object."""
     d = Args()
@@ -129,8 +143,13 @@ def register(subparsers) -> argparse.ArgumentParser:
                    help="train a recipe (recipes/NAME.toml, or a .toml path): its game, table, "
                    "step budget and options; only --seed, --out, --threads, --device, --resume, "
                    "--quiet, --no-tensorboard and --allow-code go with it")
-    p.add_argument("--players", type=int, default=None,
-                   help="seats at the table (default the game's own table size)")
+    p.add_argument("--players", type=parse_players, default=None,
+                   help="seats at the table (default the game's own table size), or several "
+                   "sizes, e.g. 4,5,6: one seat network (--model seats) trained on games "
+                   "dealt at each")
+    p.add_argument("--table-shares", type=_shares, default=(),
+                   help="with several --players, each size's weight in the split of the games, "
+                   "e.g. 1,2 (default equal shares)")
     p.add_argument("--steps", type=int, default=None,
                    help=f"agent decisions to train on, all seats together (default "
                    f"{d.total_steps:,}, or no limit when --seconds is given)")
@@ -262,10 +281,12 @@ def args_from_namespace(ns: argparse.Namespace) -> Args:
     params = dict(ns.param)
     if "num_players" in params:
         raise ValueError("give the number of players with --players, not --param")
+    sizes = ns.players or (envs.registry[ns.game].resolve()["num_players"],)
     return Args(
         game=ns.game,
-        num_players=(envs.registry[ns.game].resolve()["num_players"] if ns.players is None
-                     else ns.players),
+        num_players=sizes[0],
+        table_sizes=sizes if len(sizes) > 1 else (),
+        table_shares=ns.table_shares,
         params=params,
         vary=dict(ns.vary),
         seed=ns.seed,
@@ -360,10 +381,13 @@ def run(ns: argparse.Namespace) -> int:
             logger.finish()
     for team, path in paths.items():
         print(f"{team}: {path}")
-    curves = Path(args.out) / "curves.json"
-    if args.eval_every and curves.exists():  # this run's held-out curve
-        for line in below_random(json.loads(curves.read_text())):
-            print(line, file=sys.stderr)
+    out = Path(args.out)
+    for curves in ([out / "curves.json"] if not args.mixed else
+                   [out / f"players-{n}" / "curves.json" for n in args.sizes]):
+        if args.eval_every and curves.exists():  # this run's held-out curve (at each size)
+            for line in below_random(json.loads(curves.read_text())):
+                print(line if not args.mixed else f"{curves.parent.name}: {line}",
+                      file=sys.stderr)
     return 0
 
 

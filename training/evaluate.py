@@ -15,7 +15,8 @@ reference the rest, every deal played once in every seating so the seat advantag
 is better) with its 95% interval, and the line to beat is the heuristic's in its place.
 
 Results go to TensorBoard (``eval/{team}_vs_{reference}``), ``curves.json`` and ``curves.png``
-in the run directory.
+in the run directory (a mixed-size run's, per table size, to ``eval/{team}@{n}p_vs_{reference}``
+and ``players-N/``).
 """
 
 from __future__ import annotations
@@ -181,6 +182,26 @@ class HeldOut:
         plt.close(fig)
         os.replace(tmp, path)
         return path
+
+
+class HeldOutTables:
+    """A mixed-size run's held-out curves: one ``HeldOut`` per table size, each writing its
+    ``curves.json`` and ``curves.png`` in its own directory (``players-N/`` of the run). Its
+    rates are keyed ``TEAM@Np`` (TensorBoard's ``eval/crew@4p_vs_heuristic``)."""
+
+    def __init__(self, tables: dict[int, HeldOut]):
+        self.tables = tables
+        self.free_for_all = next(iter(tables.values())).free_for_all
+
+    @property
+    def seconds(self) -> float:
+        """How long the latest evaluation at every size took together."""
+        return sum(held_out.seconds for held_out in self.tables.values())
+
+    def evaluate(self, step: int, updates: int, seconds: float,
+                 models: dict[str, ActorCritic]) -> dict[str, dict[str, list[float]]]:
+        return {f"{team}@{n}p": rates for n, held_out in self.tables.items()
+                for team, rates in held_out.evaluate(step, updates, seconds, models).items()}
 
 
 def below_random(curves: dict) -> list[str]:

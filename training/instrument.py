@@ -94,6 +94,34 @@ def explained_variance(values: np.ndarray, returns: np.ndarray) -> float:
     return float("nan") if var == 0 else 1.0 - float(np.var(returns - values)) / var
 
 
+def merged_stats(tables: list[dict]) -> dict:
+    """One rollout's statistics over every table size of a mixed-size run (``Collector.collect``'s,
+    one per size): counts added, game lengths pooled, each group's lowest league score the
+    lowest at any size. A single table's are returned as they are."""
+    if len(tables) == 1:
+        return tables[0]
+    merged = {key: sum(t[key] for t in tables)
+              for key in ("carried", "credited", "lost", "undecided", "cut", "wins")}
+    merged["lengths"] = [n for t in tables for n in t["lengths"]]
+    merged["league"] = {g: min(t["league"][g] for t in tables if g in t["league"])
+                        for g in {g for t in tables for g in t["league"]}}
+    return merged
+
+
+def log_tables(writer, step: int, teams, by_table: dict[int, dict]) -> None:
+    """A mixed-size run's self-play scalars at each table size, under ``tables/Np/``."""
+    for n, stats in by_table.items():
+        wins = stats["wins"]
+        games = max(int(wins.sum()), 1)
+        for k, team in enumerate(teams):
+            writer.add_scalar(f"tables/{n}p/selfplay_win_rate/{team}", wins[k] / games, step)
+        writer.add_scalar(f"tables/{n}p/draw_rate", wins[-1] / games, step)
+        if stats["lengths"]:
+            writer.add_scalar(f"tables/{n}p/game_length", np.mean(stats["lengths"]), step)
+        for group, score in stats.get("league", {}).items():
+            writer.add_scalar(f"tables/{n}p/league_lowest_score/{group}", score, step)
+
+
 def log_update(writer, step: int, teams, update_stats: dict, explained: dict, stats: dict,
                charts: dict, credited_share: float, clock: Clock, held_out: dict) -> None:
     """One update's TensorBoard scalars, named as in CleanRL (``losses/``, ``charts/``), plus
@@ -151,8 +179,10 @@ class TrainingLog:
             self.measured_from = step
 
     def update(self, step: int, stats: dict, losses: dict, explained: dict, charts: dict,
-               held_out: dict, evaluated: bool, final: bool) -> None:
-        """One update's scalars and progress line."""
+               held_out: dict, evaluated: bool, final: bool,
+               by_table: dict[int, dict] | None = None) -> None:
+        """One update's scalars and progress line; ``by_table``: a mixed-size run's statistics
+        per table size (``stats`` are their sum), also logged per size."""
         args, clock = self.args, self.clock
         for key in self.credit:
             self.credit[key] += stats[key]
@@ -164,6 +194,8 @@ class TrainingLog:
             log_update(self.writer, step, self.teams, losses, explained, stats,
                        {**charts, "steps_per_second": self.sps}, self.credited_share, clock,
                        held_out if evaluated else {})
+            if by_table:
+                log_tables(self.writer, step, self.teams, by_table)
         held = " ".join(f"{team} {refs['heuristic'][0]:.2f}" for team, refs in held_out.items()
                         if "heuristic" in refs)
         if held and self.held_out.free_for_all:

@@ -29,6 +29,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import zip_longest
 from pathlib import Path
 
 import numba
@@ -42,13 +43,13 @@ from agents.neural import (ACTIVATIONS, MODEL_KINDS, ActorCritic, MaskedCategori
                            resolve_device)
 from agents.sparse_input import SparseRows
 from evaluation.entrants import free_for_all
-from training.evaluate import HeldOut, eval_seed
+from training.evaluate import HeldOut, HeldOutTables, eval_seed
 from training.gae import per_seat_gae
 from training.imitate import imitate
-from training.instrument import Clock, TrainingLog, explained_variance
+from training.instrument import Clock, TrainingLog, explained_variance, merged_stats
 from training.pool import SAMPLING, OpponentPool
 from training.recurrent import recurrent_logits, seat_sequences
-from training.rollout import Collector, Minibatches
+from training.rollout import Collector, Minibatches, epoch
 from training.run_checkpoint import (
     latest_checkpoint,
     load_run_checkpoint,
@@ -73,7 +74,17 @@ class Args:
     game: str = "amongus"
     """registered game to train on"""
     num_players: int = 6
-    """seats at the table"""
+    """seats at the table (in a mixed-size run, the first of ``table_sizes``: the table its
+    checkpoints are checked at)"""
+    table_sizes: tuple[int, ...] = ()
+    """a mixed-size run of a seat network (``model = "seats"``): the table sizes its games are
+    dealt at, ``num_players`` first. Each size has its own engine, rollout buffer, league and
+    held-out curves; each update trains on every size's transitions, minibatches drawn per
+    size. A recipe's ``players = [4, 5, 6]``, the command line's ``--players 4,5,6``. Empty:
+    ``num_players`` alone (docs/training.md, "Mixed table sizes")"""
+    table_shares: tuple[float, ...] = ()
+    """weights of ``table_sizes`` in the split of ``num_envs`` games between them (largest
+    remainders; every size at least one game). Empty: equal shares"""
     params: dict = field(default_factory=dict)
     """other game parameters (e.g. ``{"max_rounds": 20}``); defaults for the rest"""
     vary: dict = field(default_factory=dict)
@@ -286,6 +297,16 @@ class Args:
     recorded with every checkpoint; None for a run set up by hand"""
 
     @property
+    def sizes(self) -> tuple[int, ...]:
+        """The table sizes this run deals, ``num_players`` first."""
+        return tuple(self.table_sizes) or (self.num_players,)
+
+    @property
+    def mixed(self) -> bool:
+        """Whether the games are dealt at more than one table size."""
+        return len(self.sizes) > 1
+
+    @property
     def warm_start_names(self) -> list[str]:
         """The players whose games the warm start imitates, ``imitate`` (the teacher) first."""
         return [self.imitate, *self.imitate_also] if self.imitate is not None else []
@@ -395,6 +416,7 @@ class Args:
                 raise ValueError(f"{name} must list positive widths, got {widths!r}")
         if "num_players" in self.params:
             raise ValueError("give num_players as its own argument, not in params")
+        self._check_table_sizes()
         for name, span in self.vary.items():
             if (not isinstance(span, tuple) or len(span) != 2
                     or not all(isinstance(v, int) for v in span) or span[0] > span[1]):
@@ -450,6 +472,52 @@ class Args:
             if len(self.fixed_teams) == len(teams) or self.shared_policy or len(teams) == 1:
                 raise ValueError("fixed_teams must leave at least one team of its own to train")
 
+    def _check_table_sizes(self) -> None:
+        """A mixed-size run's sizes and shares, refused by name: a list that is empty or names
+        a size twice, a size the game does not deal, or a network that reads one size."""
+        sizes, shares = tuple(self.table_sizes), tuple(self.table_shares)
+        if not sizes:
+            if shares:
+                raise ValueError(f"table_shares {list(shares)} needs table_sizes: the sizes "
+                                 f"they weigh")
+            return
+        spec = envs.registry[self.game]
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in sizes):
+            raise ValueError(f"table_sizes must list integers, got {list(sizes)}")
+        if len(set(sizes)) < len(sizes):
+            raise ValueError(f"table_sizes {list(sizes)} names a table size twice")
+        outside = [n for n in sizes if not spec.min_players <= n <= spec.max_players]
+        if outside:
+            raise ValueError(f"table_sizes {list(sizes)}: {self.game} is played by "
+                             f"{spec.min_players} to {spec.max_players} players, not {outside}")
+        if self.num_players != sizes[0]:
+            raise ValueError(f"num_players {self.num_players} must be the first of table_sizes "
+                             f"{list(sizes)}: the table its checkpoints are checked at")
+        if len(sizes) > 1 and self.model != "seats":
+            raise ValueError(f"table_sizes {list(sizes)}: a {self.model!r} network reads one "
+                             f"table size; mixed sizes need model 'seats'")
+        if shares and (len(shares) != len(sizes) or not all(
+                isinstance(w, (int, float)) and not isinstance(w, bool) and math.isfinite(w)
+                and w > 0 for w in shares)):
+            raise ValueError(f"table_shares must give each of table_sizes {list(sizes)} a "
+                             f"positive weight, got {list(shares)}")
+        if self.num_envs < len(sizes):
+            raise ValueError(f"num_envs {self.num_envs} cannot give each of table_sizes "
+                             f"{list(sizes)} a game")
+
+
+def games_per_table(args: Args) -> list[int]:
+    """How many of ``num_envs`` games each table size steps: by ``table_shares`` (equal when
+    empty), the remainder to the largest fractions, every size at least one."""
+    shares = np.asarray(args.table_shares or [1.0] * len(args.sizes), np.float64)
+    exact = args.num_envs * shares / shares.sum()
+    games = np.floor(exact).astype(np.int64)
+    games[np.argsort(games - exact, kind="stable")[:args.num_envs - int(games.sum())]] += 1
+    if (games < 1).any():
+        raise ValueError(f"table_shares {list(args.table_shares)} of {args.num_envs} games "
+                         f"leave table size {args.sizes[int(np.argmin(games))]} none")
+    return games.tolist()
+
 
 def group_names(spec, shared: bool) -> list[str]:
     return ["shared"] if shared or len(spec.teams) == 1 or free_for_all(spec) else list(spec.teams)
@@ -489,7 +557,8 @@ def model_config(env, args: Args, team: str | None = None) -> dict:
 
 def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: Args,
                clock: Clock, sequences=None, ent_coef: float | None = None,
-               train_actor: bool = True, teacher_coef: float = 0.0) -> dict:
+               train_actor: bool = True, teacher_coef: float = 0.0,
+               tables: list[tuple[Minibatches, torch.Tensor]] = ()) -> dict:
     """Clipped PPO on one team's transitions, the flat rollout rows ``rows [N]``; the stored
     masks rebuild the same distribution. ``train_actor=False``: the critic alone learns;
     ``teacher_coef``: plus the cross-entropy to the stored teacher choices. A belief head
@@ -499,11 +568,16 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
     Feed-forward: minibatches are random transitions. Recurrent (``sequences``: the index of
     ``seat_sequences`` translated to flat rollout rows, and its restarts): minibatches are
     random (game, seat) columns, run through time.
+
+    ``tables``: a mixed-size run's other table sizes, ``(gather, rows)`` each beside
+    ``(gather, rows)``. Every minibatch holds one size's rows (the seat encoder reads one table
+    size per call): each size's rows make ``num_minibatches`` times its share of all the rows
+    (at least one), and the sizes' minibatches take turns.
     """
     ent_coef = args.ent_coef if ent_coef is None else ent_coef
     device = next(model.parameters()).device  # minibatches are gathered on the CPU
-    units = rows.numel() if sequences is None else sequences[0].shape[1]
-    minibatch = max(1, units // args.num_minibatches)
+    parts = [(gather, rows), *tables]
+    total = sum(r.numel() for _, r in parts)
     stats = {"policy_loss": [], "value_loss": [], "entropy": [], "approx_kl": [], "clipfrac": [],
              "teacher_loss": []}
     # the optimizer's own groups (``ActorCritic.parameter_groups``): actor and critic, then the
@@ -513,13 +587,19 @@ def ppo_update(model, optimizer, gather: Minibatches, rows: torch.Tensor, args: 
     if head:
         stats["belief_loss"] = []
     for _ in range(args.update_epochs):
-        chosen = torch.randperm(units).split(minibatch)
         if sequences is None:
-            minibatch_rows = [rows[c] for c in chosen]
+            turns = []
+            for source, part in parts:
+                count = max(1, round(args.num_minibatches * part.numel() / total))
+                chosen = torch.randperm(part.numel()).split(max(1, part.numel() // count))
+                turns.append([(source, part[c]) for c in chosen])
+            batches = [b for turn in zip_longest(*turns) for b in turn if b is not None]
         else:  # recurrent_logits's row order: time-major over the chosen columns
+            units = sequences[0].shape[1]
+            chosen = torch.randperm(units).split(max(1, units // args.num_minibatches))
             windows = [(sequences[0][:, c], sequences[1][:, c]) for c in chosen]
-            minibatch_rows = [index[index >= 0] for index, _ in windows]
-        for k, mb in enumerate(gather.epoch(minibatch_rows)):
+            batches = [(gather, index[index >= 0]) for index, _ in windows]
+        for k, mb in enumerate(epoch(batches)):
             mb = {key: v.to(device) for key, v in mb.items()}  # no copy on the cpu
             if sequences is not None:
                 with clock.net():
@@ -611,27 +691,43 @@ def _scripted_league(names, groups, spec, params, seed) -> dict[str, list]:
 
 
 @dataclass
-class Run:
-    """What ``train`` builds before its first update."""
+class Table:
+    """One table size's games and who plays in them: a mixed-size run has one per size, each
+    with its own league (its scripted players are built for its size; its snapshots are the
+    same networks' weights) and its own fixed teams' players and teacher."""
 
-    env: object  # the batched games (``envs.make_vec``)
-    groups: list[str]  # the network groups: one per team, or one "shared" for every seat
-    team_group: np.ndarray  # [teams] int: the group that plays each team
-    models: list[ActorCritic]  # one per group
-    optimizers: list[torch.optim.Optimizer]  # one per group
-    pool: OpponentPool  # the league: snapshots, scripted members, fixed teams' players
+    env: object  # the batched games at this size (``envs.make_vec``)
+    pool: OpponentPool  # the league here: snapshots, scripted members, fixed teams' players
     fixed_players: dict  # group -> the player of a team that is not trained
     fixed: dict  # group -> that player's league member id
-    trained: list[int]  # the groups that learn
-    counters: dict  # global_step, updates, group_steps (saved with checkpoints)
-    warm_start_players: list  # whose games the warm start imitates: the teacher first
-    rng: np.random.Generator  # league draws
-    sampler: torch.Generator  # action sampling
+    warm_start_players: list = field(default_factory=list)  # the teacher first
 
     @property
     def teacher(self):
         """The ``imitate`` player, who also labels the learners' positions (None: none)."""
         return self.warm_start_players[0] if self.warm_start_players else None
+
+
+@dataclass
+class Run:
+    """What ``train`` builds before its first update."""
+
+    groups: list[str]  # the network groups: one per team, or one "shared" for every seat
+    team_group: np.ndarray  # [teams] int: the group that plays each team
+    models: list[ActorCritic]  # one per group, playing at every table size
+    optimizers: list[torch.optim.Optimizer]  # one per group
+    trained: list[int]  # the groups that learn
+    counters: dict  # global_step, updates, group_steps (saved with checkpoints)
+    rng: np.random.Generator  # league draws
+    sampler: torch.Generator  # action sampling
+    tables: list[Table]  # one per table size, ``Args.sizes`` order
+
+    # the first table's, which a single-size run has alone
+    env = property(lambda self: self.tables[0].env)
+    pool = property(lambda self: self.tables[0].pool)
+    fixed_players = property(lambda self: self.tables[0].fixed_players)
+    fixed = property(lambda self: self.tables[0].fixed)
+    teacher = property(lambda self: self.tables[0].teacher)
 
 
 def run_directory(out: str) -> Path:
@@ -642,49 +738,67 @@ def run_directory(out: str) -> Path:
     return out
 
 
+def table_seed(seed: int, players: int) -> int:
+    """The deals of a mixed-size run's table of ``players``: a stream of its own per size (a
+    single-size run deals from ``seed`` itself)."""
+    return int(np.random.SeedSequence([seed, 0x7AB1E, players]).generate_state(1)[0] >> 1)
+
+
 def build_run(args: Args) -> Run:
-    """Seeding and threads, then the games, a network and optimiser per group, the league with
-    its scripted members and fixed teams' players, a resumed checkpoint, the teacher."""
+    """Seeding and threads, then the games (one engine per table size), a network and
+    optimiser per group, per table the league with its scripted members and fixed teams'
+    players, a resumed checkpoint, the teacher."""
     torch.set_num_threads(args.threads)
     numba.set_num_threads(min(args.threads, numba.config.NUMBA_NUM_THREADS))
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     sampler = torch.Generator().manual_seed(args.seed)
 
-    env = envs.make_vec(args.game, args.num_envs, seed=args.seed, num_players=args.num_players,
-                        **args.params)
-    for name, (low, high) in args.vary.items():
-        env.vary(name, low + np.arange(args.num_envs) % (high - low + 1))
-    spec = env.spec
+    games = games_per_table(args)
+    engines = []
+    for n, B in zip(args.sizes, games):
+        env = envs.make_vec(args.game, B, seed=table_seed(args.seed, n) if args.mixed else
+                            args.seed, num_players=n, **args.params)
+        for name, (low, high) in args.vary.items():
+            env.vary(name, low + np.arange(B) % (high - low + 1))
+        engines.append(env)
+    spec = engines[0].spec
     groups = group_names(spec, args.shared_policy)
     team_group = np.zeros(len(spec.teams), np.int64) if len(groups) == 1 else \
         np.arange(len(spec.teams))
-    configs = {g: model_config(env, args, g) for g in groups}
+    configs = {g: model_config(engines[0], args, g) for g in groups}  # plays every size
     device = resolve_device(args.device)  # the weights are drawn on the CPU, as for "cpu"
     models = [ActorCritic(configs[g]).to(device) for g in groups]
     optimizers = [torch.optim.Adam(m.parameter_groups(), lr=args.learning_rate, eps=1e-5)
                   for m in models]
-    pool = OpponentPool(groups, args.pool_size, rng, configs,
-                        _scripted_league(args.scripted_opponents, groups, spec, env.params,
-                                         args.seed), args.scripted_share,
-                        args.league_sampling, args.pfsp_power, args.pfsp_decay)
-    fixed_players = {groups.index(team): _fixed_player(name, team, spec, env.params, args.seed)
-                     for team, name in args.fixed_teams.items()}
-    fixed = {g: pool.register(p, pinned=True) for g, p in fixed_players.items()}
-    trained = [g for g in range(len(groups)) if g not in fixed]
+    tables = []
+    for env in engines:
+        pool = OpponentPool(groups, args.pool_size, rng, configs,
+                            _scripted_league(args.scripted_opponents, groups, spec, env.params,
+                                             args.seed), args.scripted_share,
+                            args.league_sampling, args.pfsp_power, args.pfsp_decay)
+        fixed_players = {groups.index(team): _fixed_player(name, team, spec, env.params,
+                                                           args.seed)
+                         for team, name in args.fixed_teams.items()}
+        fixed = {g: pool.register(p, pinned=True) for g, p in fixed_players.items()}
+        tables.append(Table(env, pool, fixed_players, fixed))
+    trained = [g for g in range(len(groups)) if g not in tables[0].fixed]
     counters = {"global_step": 0, "updates": 0, "group_steps": [0] * len(groups)}
-    run = Run(env, groups, team_group, models, optimizers, pool, fixed_players, fixed, trained,
-              counters, [], rng, sampler)
+    run = Run(groups, team_group, models, optimizers, trained, counters, rng, sampler, tables)
     if args.resume:
         counters, earlier = load_run_checkpoint(Path(args.resume), run, args)
         run.counters = counters
         args.seen_before = tuple(sorted(seen_in_training(earlier)))
         # A fresh stream of games, so a resumed run does not replay the deals it already saw.
-        env.reset(seed=int(np.random.SeedSequence([args.seed, counters["updates"]])
-                           .generate_state(1)[0] >> 1))
+        for table in tables:
+            entropy = [args.seed, counters["updates"]] + ([table.env.num_players] if args.mixed
+                                                          else [])
+            table.env.reset(seed=int(np.random.SeedSequence(entropy).generate_state(1)[0] >> 1))
     names = args.warm_start_names
-    run.warm_start_players = [make_policy(n, spec, env.params, seed=args.seed) for n in names]
-    for name, player in zip(names, run.warm_start_players):
+    for table in tables:
+        table.warm_start_players = [make_policy(n, spec, table.env.params, seed=args.seed)
+                                    for n in names]
+    for name, player in zip(names, run.tables[0].warm_start_players):
         if player.remembers:
             raise ValueError(f"imitate: {name!r} remembers its games; a teacher must judge "
                              f"each position alone")
@@ -693,19 +807,23 @@ def build_run(args: Args) -> Run:
 
 def warm_start(run: Run, args: Args, run_start: float) -> int:
     """Every trained actor imitates the teacher (``training.imitate``); the clones join the
-    league as anchors. Returns the updates in which the critic then learns alone."""
+    league as anchors. A mixed-size run imitates at each table size in turn, its share of the
+    games' share of ``imitation_steps``. Returns the updates in which the critic then learns
+    alone."""
     for opt in run.optimizers:
         for param_group in opt.param_groups:
             param_group["lr"] = args.imitation_lr
     deadline = None if args.seconds is None else run_start + args.imitation_share * args.seconds
-    losses = imitate(run.env, run.warm_start_players, run.fixed_players, run.team_group,
-                     run.models, run.optimizers, args.num_steps, args.imitation_steps,
-                     2 * args.num_minibatches, args.max_grad_norm, args.imitation_epochs,
-                     deadline, run.rng, noise=args.imitation_noise,
-                     progress=args.progress)
-    run.env.reset()
-    for g in run.trained:  # anchors: the teams keep meeting the opponent they started from
-        run.pool.add(run.groups[g], run.models[g], anchor=True)
+    for table in run.tables:
+        steps = max(1, args.imitation_steps * table.env.num_envs // args.num_envs)
+        losses = imitate(table.env, table.warm_start_players, table.fixed_players,
+                         run.team_group, run.models, run.optimizers, args.num_steps, steps,
+                         2 * args.num_minibatches, args.max_grad_norm, args.imitation_epochs,
+                         deadline, run.rng, noise=args.imitation_noise,
+                         progress=args.progress)
+        table.env.reset()
+        for g in run.trained:  # anchors: the teams keep meeting the opponent they started from
+            table.pool.add(run.groups[g], run.models[g], anchor=True)
     if args.progress:  # each team's fit: a minority team's can lag far behind
         fits = ", ".join(f"{run.groups[g]} {v:.3f}" for g, v in losses.items())
         print(f"imitated {'+'.join(args.warm_start_names)} until "
@@ -726,9 +844,16 @@ def held_out_scoring(run: Run, args: Args, out: Path) -> tuple[dict, HeldOut | N
     if not args.eval_every:
         return team_models, None
     opponents = list(args.eval_opponents) or policy_names(args.game)
-    return team_models, HeldOut(args.game, run.env.params, list(team_models), opponents,
-                                args.eval_games, eval_seed(args.seed), out,
-                                team_models if args.seconds is not None else None)
+
+    def curves(table: Table, where: Path) -> HeldOut:
+        return HeldOut(args.game, table.env.params, list(team_models), opponents,
+                       args.eval_games, eval_seed(args.seed), where,
+                       team_models if args.seconds is not None else None)
+
+    if not args.mixed:
+        return team_models, curves(run.tables[0], out)
+    return team_models, HeldOutTables({t.env.num_players: curves(t, run_directory(
+        out / f"players-{t.env.num_players}")) for t in run.tables})
 
 
 def budget_fraction(args: Args, step: int, run_start: float) -> float:
@@ -795,27 +920,31 @@ class Schedule:
                 **{f"learning/{g}": float(v) for g, v in self.learning.items()}}
 
 
-def update_team(run: Run, g: int, rows: np.ndarray, buf, gather: Minibatches, args: Args,
-                clock: Clock, schedule: Schedule, train_actor: bool) -> tuple[dict, float]:
-    """PPO on group ``g``'s resolved transitions (flat rollout rows ``rows [N]``); returns
-    its losses and its critic's explained variance before the update."""
+def update_team(run: Run, g: int, parts: list, args: Args, clock: Clock, schedule: Schedule,
+                train_actor: bool) -> tuple[dict, float]:
+    """PPO on group ``g``'s resolved transitions, ``parts``: per table size ``(buf, gather,
+    rows [N])``, its rollout, its minibatch gatherer and the flat rollout rows; returns the
+    losses and the critic's explained variance before the update."""
     name, model = run.groups[g], run.models[g]
-    advantages = buf.advantages.numpy().reshape(-1)[rows]
-    if not np.isfinite(advantages).all():
-        raise TrainingError(f"{name}: a trained transition has no finite advantage "
-                            f"(a chain reached a row the learner did not play)")
-    ev = explained_variance(buf.values.numpy().reshape(-1)[rows],
-                            buf.returns.numpy().reshape(-1)[rows])
+    for buf, _, rows in parts:
+        if not np.isfinite(buf.advantages.numpy().reshape(-1)[rows]).all():
+            raise TrainingError(f"{name}: a trained transition has no finite advantage "
+                                f"(a chain reached a row the learner did not play)")
+    ev = explained_variance(*(np.concatenate([getattr(buf, key).numpy().reshape(-1)[rows]
+                                              for buf, _, rows in parts])
+                              for key in ("values", "returns")))
+    buf, gather, rows = parts[0]
     sequences = None
-    if model.recurrent:  # whole (game, seat) columns, run through time
+    if model.recurrent:  # whole (game, seat) columns, run through time (one table size)
         index, restart = seat_sequences(rows, buf.B, buf.seat, buf.episode)
         sequences = (torch.from_numpy(np.where(index >= 0, rows[index], -1)),
                      torch.from_numpy(restart))
     model.train()
     losses = ppo_update(model, run.optimizers[g], gather, torch.from_numpy(rows), args, clock,
                         sequences, schedule.ent_coef, train_actor=train_actor,
-                        teacher_coef=schedule.teacher_coef[name])
-    run.counters["group_steps"][g] += int(rows.size)
+                        teacher_coef=schedule.teacher_coef[name],
+                        tables=[(more, torch.from_numpy(r)) for _, more, r in parts[1:]])
+    run.counters["group_steps"][g] += sum(int(r.size) for _, _, r in parts)
     return losses, ev
 
 
@@ -837,48 +966,55 @@ def train(args: Args) -> dict[str, Path]:
         warmup_left = warm_start(run, args, run_start)
     helper = ThreadPoolExecutor(1, thread_name_prefix="trainer-helper")
     clock = Clock()
-    collector = Collector(run.env, run.models, run.team_group, len(run.groups) == 1, run.pool,
-                          run.fixed, args.opponent_share, run.rng, run.sampler, args.num_steps,
-                          args.centralised_critic, clock, helper,
-                          run.teacher if args.teacher_coef > 0 else None,
-                          args.sparse_observations)
-    buf = collector.buf
-    gather = Minibatches(buf.tensors(), helper)
+    collectors = [Collector(t.env, run.models, run.team_group, len(run.groups) == 1, t.pool,
+                            t.fixed, args.opponent_share, run.rng, run.sampler, args.num_steps,
+                            args.centralised_critic, clock, helper,
+                            t.teacher if args.teacher_coef > 0 else None,
+                            args.sparse_observations) for t in run.tables]
+    gathers = [Minibatches(c.buf.tensors(), helper) for c in collectors]
     log = TrainingLog(args, out, run.env.spec.teams, clock, run.counters, run_start, held_out)
     counters, last_eval, paths = run.counters, {}, {}
     while True:
         update_start = time.perf_counter()
         schedule = Schedule.at(args, budget_fraction(args, counters["global_step"], run_start),
-                               collector.teacher is not None, run.groups)
+                               collectors[0].teacher is not None, run.groups)
         schedule.apply(run.optimizers, args)
         if not schedule.teaching:
-            collector.teacher = None  # gone for good: stop labelling
+            for collector in collectors:
+                collector.teacher = None  # gone for good: stop labelling
 
-        stats = collector.collect()
+        by_table, rows_by_table = {}, []
+        for table, collector in zip(run.tables, collectors):
+            by_table[table.env.num_players] = collector.collect()
+            buf = collector.buf
+            advantages, returns, resolved = per_seat_gae(  # along each seat's own decisions
+                buf.rewards, buf.values.numpy(), buf.done, buf.seat, buf.valid,
+                table.env.num_players, args.gamma, args.gae_lambda, cut=buf.cut)
+            buf.advantages.numpy()[:], buf.returns.numpy()[:] = advantages, returns
+            trainable = (resolved & buf.learn).reshape(-1)  # the learners' own, resolved rows
+            rows_by_table.append((buf, trainable, buf.group.reshape(-1)))
+        stats = merged_stats(list(by_table.values()))
 
-        advantages, returns, resolved = per_seat_gae(  # along each seat's own decisions
-            buf.rewards, buf.values.numpy(), buf.done, buf.seat, buf.valid, run.env.num_players,
-            args.gamma, args.gae_lambda, cut=buf.cut)
-        buf.advantages.numpy()[:], buf.returns.numpy()[:] = advantages, returns
-
-        trainable = (resolved & buf.learn).reshape(-1)  # the learners' own, resolved rows
         losses, ev = {}, {}
-        for g in run.trained:  # each team on its own transitions
+        for g in run.trained:  # each team on its own transitions, at every table size
             if not schedule.learns(run.groups[g]):
                 continue
-            rows = np.flatnonzero(trainable & (buf.group.reshape(-1) == g))
-            if rows.size:
+            parts = [(buf, gather, rows) for (buf, trainable, group), gather in
+                     zip(rows_by_table, gathers)
+                     for rows in [np.flatnonzero(trainable & (group == g))] if rows.size]
+            if parts:
                 losses[run.groups[g]], ev[run.groups[g]] = update_team(
-                    run, g, rows, buf, gather, args, clock, schedule, warmup_left == 0)
+                    run, g, parts, args, clock, schedule, warmup_left == 0)
         warmup_left = max(0, warmup_left - 1)
-        counters["global_step"] += args.num_steps * run.env.num_envs
+        counters["global_step"] += args.num_steps * args.num_envs
         counters["updates"] += 1
         step, updates = counters["global_step"], counters["updates"]
 
         if updates % args.snapshot_every == 0:  # into the league
             for g in run.trained:
                 if schedule.learns(run.groups[g]):  # not the same weights again
-                    run.pool.add(run.groups[g], run.models[g])
+                    for table in run.tables:
+                        table.pool.add(run.groups[g], run.models[g])
 
         budget_done = budget_fraction(args, step, run_start) >= 1.0 or no_time_for_another(
             args, run_start, time.perf_counter() - update_start, held_out)
@@ -889,7 +1025,8 @@ def train(args: Args) -> dict[str, Path]:
                 last_eval = held_out.evaluate(step, updates, time.perf_counter() - run_start,
                                               team_models)
 
-        log.update(step, stats, losses, ev, schedule.charts(), last_eval, evaluated, budget_done)
+        log.update(step, stats, losses, ev, schedule.charts(), last_eval, evaluated, budget_done,
+                   by_table if args.mixed else None)
 
         if budget_done or updates % args.checkpoint_every == 0:
             where = save_run_checkpoint(out, run, args)

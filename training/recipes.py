@@ -9,7 +9,7 @@ sweep runs, never chosen after looking). ::
 
     name = "menace5"
     game = "menace"
-    players = 5
+    players = 5               # or [4, 5, 6]: a mixed-size run (model = "seats")
     steps = 23_000_000
 
     [trainer]                 # training.ppo.Args fields
@@ -44,10 +44,11 @@ from .ppo import Args
 
 RECIPES = Path(__file__).resolve().parents[1] / "recipes"
 # Args fields a recipe may not set: the run's own (seed, out, resume, seen_before, threads,
-# device), the budget (``steps`` at the top level; never seconds), the game and table (top-level
-# keys), the display.
-NOT_IN_TRAINER = {"game", "num_players", "params", "seed", "out", "total_steps", "seconds",
-                  "resume", "seen_before", "progress", "tensorboard", "threads", "device",
+# device), the budget (``steps`` at the top level; never seconds), the game and table or tables
+# (top-level keys), the display.
+NOT_IN_TRAINER = {"game", "num_players", "table_sizes", "params", "seed", "out", "total_steps",
+                  "seconds", "resume", "seen_before", "progress", "tensorboard", "threads",
+                  "device",
                   "recipe"}
 TOP = {"name", "description", "game", "players", "steps", "params", "trainer", "score"}
 SCORE = {"population", "seeds", "games", "play"}
@@ -68,7 +69,7 @@ class Recipe:
     path: Path
     digest: str  # sha256 of the file's bytes
     game: str
-    players: int
+    players: int  # the table (a mixed-size recipe's first size)
     steps: int
     description: str = ""
     params: dict = field(default_factory=dict)
@@ -77,6 +78,7 @@ class Recipe:
     scoring_seeds: tuple[int, ...] = (1_000_003,)
     games: int = 2000
     play: str = "sampled"  # how a trained checkpoint is scored: sampled, or its greedy action
+    table_sizes: tuple[int, ...] = ()  # a mixed-size recipe's ``players = [4, 5, 6]``
 
     @property
     def label(self) -> str:
@@ -88,7 +90,8 @@ class Recipe:
         if seed in self.scoring_seeds:
             raise ValueError(f"recipe {self.name}: training seed {seed} is one of its scoring "
                              f"seeds {list(self.scoring_seeds)}")
-        args = Args(game=self.game, num_players=self.players, params=dict(self.params),
+        args = Args(game=self.game, num_players=self.players, table_sizes=self.table_sizes,
+                    params=dict(self.params),
                     seed=seed, out=str(out), total_steps=self.steps, recipe=self.label,
                     **self.trainer, **run)
         args.check()
@@ -153,9 +156,13 @@ def load(name: str, allow_code: bool = False) -> Recipe:
             raise bad(key, "missing")
     if data["game"] not in envs.registry:
         raise bad("game", f"unknown game {data['game']!r}")
-    for key in ("players", "steps"):
-        if isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < 1:
-            raise bad(key, f"expected a positive integer, got {data[key]!r}")
+    sizes = data["players"] if isinstance(data["players"], list) else [data["players"]]
+    if not sizes:
+        raise bad("players", "an empty list: name the table size, or the sizes of a mixed-size "
+                  "run")
+    for key, value in [*(("players", n) for n in sizes), ("steps", data["steps"])]:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise bad(key, f"expected a positive integer, got {value!r}")
     defaults = {f.name: f for f in dataclasses.fields(Args)}
     trainer = {}
     for key, value in data.get("trainer", {}).items():
@@ -207,14 +214,15 @@ def load(name: str, allow_code: bool = False) -> Recipe:
             raise bad(key, f"expected one line of printable text, got {text!r}")
     spec = envs.registry[data["game"]]
     try:
-        params = spec.resolve(num_players=data["players"], **data.get("params", {}))
+        params = spec.resolve(num_players=sizes[0], **data.get("params", {}))
     except (ValueError, TypeError) as e:
         raise bad("params", str(e)) from None
     params.pop("num_players")
     recipe = Recipe(
         name=label, path=path,
         digest="sha256:" + hashlib.sha256(raw).hexdigest(), game=data["game"],
-        players=data["players"], steps=data["steps"], description=data.get("description", ""),
+        players=sizes[0], table_sizes=tuple(sizes) if len(sizes) > 1 else (),
+        steps=data["steps"], description=data.get("description", ""),
         params=params, trainer=trainer, population=population, scoring_seeds=tuple(seeds),
         games=games, play=play)
     try:

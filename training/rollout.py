@@ -135,12 +135,22 @@ class Minibatches:
 
     def epoch(self, rows: list[torch.Tensor]) -> Iterator[dict[str, torch.Tensor]]:
         """The minibatches of the flat rows ``rows[k]``, in order."""
-        ahead = self.helper.submit(self.gather, rows[0], 0)
-        for k in range(len(rows)):
-            minibatch = ahead.result()
-            if k + 1 < len(rows):
-                ahead = self.helper.submit(self.gather, rows[k + 1], (k + 1) % 2)
-            yield minibatch
+        return epoch([(self, r) for r in rows])
+
+
+def epoch(batches: list[tuple[Minibatches, torch.Tensor]]) -> Iterator[dict[str, torch.Tensor]]:
+    """The minibatches ``batches[k] = (source, flat rows)``, in order, each gathered one ahead
+    on its source's helper thread into its source's buffer set ``k % 2``: whichever rollout
+    (table size) each comes from, the buffers a gather overwrites held minibatch ``k - 1``,
+    already consumed."""
+    source, rows = batches[0]
+    ahead = source.helper.submit(source.gather, rows, 0)
+    for k in range(len(batches)):
+        minibatch = ahead.result()
+        if k + 1 < len(batches):
+            source, rows = batches[k + 1]
+            ahead = source.helper.submit(source.gather, rows, (k + 1) % 2)
+        yield minibatch
 
 
 class Collector:

@@ -1,9 +1,9 @@
 """A training run's checkpoints: every team's policy plus the trainer's own state.
 
 ``checkpoints/step_N/{team}.pt`` (``agents.checkpoint`` files a ``Policy`` loads from) and
-``trainer.pt`` (counters and the league, for ``--resume``), in a directory that appears all at
-once: assembled under a temporary name, fsynced and renamed, so ``step_N/`` is complete or
-absent.
+``trainer.pt`` (counters and the league, a mixed-size run's at every size, for ``--resume``),
+in a directory that appears all at once: assembled under a temporary name, fsynced and
+renamed, so ``step_N/`` is complete or absent.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ def checkpoint_metadata(env, args, group: str, model, steps: int, group_steps: i
         teams=list(env.spec.teams),
         steps=steps,
         team_steps=group_steps,
+        table_sizes=list(args.sizes),  # the sizes it met in training
         seed=args.seed,
         model=model.config,
         state_fingerprint=env.state_layout.fingerprint() if args.centralised_critic else None,
@@ -60,8 +61,11 @@ def save_run_checkpoint(out: Path, run, args) -> Path:
                                    counters["global_step"], counters["group_steps"][g])
         save_policy(tmp / f"{run.groups[g]}.pt", meta, run.models[g].state_dict(),
                     optimizer=run.optimizers[g].state_dict())
-    atomic_save({"format": TRAINER_FORMAT, "counters": counters, "pool": run.pool.state_dict()},
-                tmp / "trainer.pt")
+    trainer = {"format": TRAINER_FORMAT, "counters": counters, "pool": run.pool.state_dict()}
+    if len(run.tables) > 1:  # a mixed-size run: every other size's league too
+        trainer["table_sizes"] = list(args.sizes)
+        trainer["pools"] = {t.env.num_players: t.pool.state_dict() for t in run.tables[1:]}
+    atomic_save(trainer, tmp / "trainer.pt")
     if final.exists():  # the same step saved twice (resume with no progress): replace it
         final.rename(stale)
         tmp.rename(final)
@@ -122,7 +126,14 @@ def load_run_checkpoint(path: Path, run, args) -> tuple[dict, dict]:
         raise CheckpointError(f"{path / 'trainer.pt'}: trained with league exploiters "
                               f"{sorted(trainer['exploiter_start'])}, which this trainer no "
                               f"longer has; its team policies still load and play")
+    trained_at = trainer.get("table_sizes", [meta["params"]["num_players"]])
+    if list(trained_at) != list(args.sizes):
+        raise CheckpointError(f"{path}: trained at table sizes {list(trained_at)}, not "
+                              f"{list(args.sizes)}; a resume continues the sizes it was "
+                              f"trained at")
     run.pool.load_state_dict(trainer["pool"])
+    for table in run.tables[1:]:
+        table.pool.load_state_dict(trainer["pools"][table.env.num_players])
     return trainer["counters"], meta.get("args") or {}
 
 

@@ -204,6 +204,19 @@ def against_heuristic(score: dict) -> str:
             f"{verdict}, paired 95%")
 
 
+def plays(game: str, players: int, metadata: dict) -> str:
+    """The table sizes a checkpoint plays, and those it met in training (a mixed-size run's
+    several, ``metadata["table_sizes"]``; checkpoints from before it: its own table)."""
+    trained_at = metadata.get("table_sizes") or [players]
+    if metadata.get("model", {}).get("kind") != "seats":
+        return f"{players} players only (other table sizes are refused)"
+    from envs import registry
+
+    spec = registry[game]
+    return (f"every table size, {spec.min_players} to {spec.max_players} players (trained at "
+            f"{', '.join(map(str, trained_at))})")
+
+
 def card(name: str) -> str:
     """The model card of ``zoo:NAME``: what the index and the checkpoint record (recipe,
     seed, training, what it met, held-out scores, the size it plays), then ``NAME.md``."""
@@ -225,7 +238,7 @@ def card(name: str) -> str:
         f"zoo:{name}: {record['game']} version {record['version']}, {record['team']} "
         f"(one policy for every seat)" if record["team"] == "shared" else
         f"zoo:{name}: {record['game']} version {record['version']}, team {record['team']}",
-        f"  plays: {record['players']} players only (other table sizes are refused)",
+        f"  plays: {plays(record['game'], record['players'], metadata)}",
         f"  recipe: {record['recipe'] or '-'}",
         f"  seed: {record['seed']}; {record['steps']:,} agent decisions of training",
         f"  network: {model.get('kind', '?')} {model.get('hidden', '')}",

@@ -17,6 +17,7 @@ from training.ppo import Args
 ELSEWHERE = {
     "game": ("game", "GAME"),
     "num_players": ("players", "--players"),
+    "table_sizes": ("players", "--players"),  # several: players = [4, 5, 6], --players 4,5,6
     "params": ("params", "--param"),
     "total_steps": ("steps", "--steps"),
     "seconds": (None, "--seconds"),
