@@ -208,9 +208,8 @@ HONEST_SHOW = 5.0
 # (``mono_impostor``) held it to 0.509 where a random crew won 0.609 (issue 46, seed 4601). On
 # the tuning seed (77, 1,000 games, against the impostor below that waits at investigations and
 # fakes at 5, sabotaging at 0.5): 0.593 letting it go at four, 0.688 at three, 0.618 for a random
-# crew. From 6 players letting it go at three
-# made the crew too strong for the impostor's 35% (0.664 against 0.591 at 6, the impostor of
-# 2026-12-08).
+# crew. From 6 players letting it go at three made the crew too strong for the impostor's 35%
+# (0.664 against 0.591 at 6, against the impostor of before these changes).
 KEEP_DECOY_FROM = 5
 LET_GO_AT, LET_GO_BELOW = 3, 6
 
@@ -439,8 +438,9 @@ def _decide(obs, mask, off, n, settings):
         chain = _vote_chain(obs, off, n, phase, revealed, not_impostor, voted)
         desperate = (_cornered(revealed, not_impostor, voted, n)
                      or (final_round and unknown <= 2) or chain == CHAIN_NAMES)
-        # at an investigation it shows and waits (unless cornered): the round's shows and ends
-        # of turn are still to come, and ``mono_impostor``, which did so, beat it at 4-6 players
+        # at an investigation it shows and waits (unless it must guess now): the round's shows
+        # and ends of turn are still to come, and ``mono_impostor``, which did so, beat it at
+        # 4-6 players
         patient = phase == INVESTIGATION
         if mask[A.SABOTAGE] and ((chance >= sure and chain != CHAIN_PASSES and not patient)
                                  or desperate):
