@@ -7,15 +7,17 @@ can and look at the seat most likely to be the impostor, and vote for it once th
 in 10 (or in the last round).
 The impostor hides its colour, fishes for its own cards from the seats that showed them (from 5
 players, in the second half of the game, from any seat), kills when it can, and sabotages once
-it would guess every other seat's colour right half the time: at its own decisions, or in the
-window after a card is turned face up, which is where votes and clears hand it colours. When
-the crew must know who it is, or a crew voting in seating order will name it next, it guesses
-at once rather than be named; while such a crew names other seats, it lets their votes turn
-colours up. It reads a show as the table plays: a seat that shows a colour hides its own until
-the seats turned face up turn out to have shown theirs. A card given to it it reads as 2 to 1
-against the giver holding that colour (a crewmate that never clears may give its own), and from
-6 players it gives away cards of its own colour, while it holds one to three, as crewmates
-might (the crew takes no word from such a gift: a handshake the impostor could fake).
+it would guess every other seat's colour right six times in ten: at its own decisions but the
+investigation's, or in the window after a card is turned face up, which is where votes and
+clears hand it colours. When the crew must know who it is, or a crew voting in seating order
+will name it next, it guesses at once rather than be named; while such a crew names other seats,
+it lets their votes turn colours up. It reads a show as the table plays: a seat that shows a
+colour hides its own until the seats turned face up turn out to have shown theirs. A card given
+to it it reads as 2 to 1 against the giver holding that colour (a crewmate that never clears may
+give its own), and from 5 players it gives away cards of its own colour, while it holds one to
+three, as crewmates might (the crew takes no word from such a gift: a handshake the impostor
+could fake). At 5 players a crewmate lets its last decoy card go once it holds three of its own
+colour, to clear.
 
 It counts as a careful player does, from its raw observation alone (``envs/amongus/counting.py``,
 the count ``assist=1`` would put in the observation): every seat holds one colour, so a colour
@@ -139,7 +141,10 @@ def _likely_holder(known, shown_total, received, mask_base, mask, c, imp, n):
 
 # The impostor sabotages once its guesses would all be right this often. Version 5's 0.9 was far
 # from its best at every size (an outside audit: 0.5 won 17-30 points more against the crew).
-SURE = 0.5
+# 0.6 since 2026-12-08 (issue 46): against random crews, which vote early and at random, 0.5
+# guessed too soon (random crews won 0.632 / 0.613 / 0.658 at 7 / 8 / 10 players, 0.526 / 0.538
+# / 0.504 at 0.6; seed 77, 1,000 games), and against the heuristic crew it moved nothing there.
+SURE = 0.6
 
 # A crewmate votes once the seat it suspects most is the impostor this often. Against the
 # heuristic impostor at 6 players (4,000 games) the crew won 47% voting at 0.35, 69% at 0.5, 81%
@@ -197,16 +202,27 @@ HONEST_SHOW = 5.0
 # a crew showing one decoy held the impostor to 3% at 6-10 players; AU-1 to AU-3). A crewmate
 # that keeps its decoy cannot clear (it needs five cards of its own colour); at 4 players, where
 # a clear decides the short game, it lets the decoy go (crew wins against ``flash``, 300 games:
-# 0.26 keeping, 0.36 not).
+# 0.26 keeping, 0.36 not). At 5 players it keeps it until it holds three cards of its own
+# colour, then lets it go to clear (``LET_GO_AT``, below ``LET_GO_BELOW``): keeping it all game,
+# the crew never cleared at 5, and an impostor that waits at the investigations
+# (``mono_impostor``) held it to 0.509 where a random crew won 0.609 (issue 46, seed 4601). On
+# the tuning seed (77, 1,000 games, against the impostor below that waits at investigations and
+# fakes at 5, sabotaging at 0.5): 0.593 letting it go at four, 0.688 at three, 0.618 for a random
+# crew. From 6 players letting it go at three made the crew too strong for the impostor's 35%
+# (0.664 against 0.591 at 6, against the impostor of before these changes).
 KEEP_DECOY_FROM = 5
+LET_GO_AT, LET_GO_BELOW = 3, 6
 
 # From this table size the impostor fakes that handshake: while it holds one to three cards of
 # its own colour it offers one in its trades and gives one in its replies (at 6 players, 1,000
 # games, seed 77: against the heuristic crew, which reads no such gift, 0.409 either way;
 # against ``handshake``, which does, 0.072 -> 0.397). Crewmates hoard such cards, which stops their
-# clears: at 4 and 5 players, where they clear, the fake cost the heuristic crew 4 points at 5
-# and dropped it to 0.32 against ``hider`` at 4, so there it does not fake.
-FAKE_FROM = 6
+# clears: at 4 players, where they clear, the fake dropped the heuristic crew to 0.32 against
+# ``hider``, so there it does not fake. At 5 it does since crewmates there took to clearing
+# again (``LET_GO_AT``, issue 46): without the fake that crew won 0.739 against the heuristic
+# impostor, with it 0.688 (sabotaging at 0.5; seed 77, 1,000 games), a random crew 0.611 and
+# 0.618.
+FAKE_FROM = 5
 
 # Its settings as one array, so that a style or a sweep changes numbers, not code: the
 # impostor's sabotage threshold, the crew's vote threshold, each side's prior, the impostor's
@@ -214,13 +230,16 @@ FAKE_FROM = 6
 # holds most (0), the table size from which each side keeps its last decoy card; whether a
 # crewmate that keeps it trades on (``_trade_on``: 0 for the heuristic, 1 for ``handshake``),
 # giving its own colour too, whether the crew reads a gift of the impostor's colour (both 0 for
-# the heuristic), and the table size from which the impostor fakes the handshake.
+# the heuristic), the table size from which the impostor fakes the handshake, and how many
+# cards of its own colour a crewmate holds before it lets its last decoy card go (at 5 players).
 SURE_AT, VOTE_AT, CREW_PRIOR, IMPOSTOR_PRIOR, HONEST_AT, CREW_DECOY, IMPOSTOR_DECOY = (
     0, 1, 2, 6, 10, 11, 12)
 CREW_KEEP_FROM, IMPOSTOR_KEEP_FROM = 13, 14
 CREW_TRADES_ON, CREW_OWN_OUT, CREW_IMP_GIFTS, IMPOSTOR_FAKES_FROM = 15, 16, 17, 18
+CREW_LET_GO_AT = 19
 SETTINGS = np.array((SURE, VOTE_SURE) + CREW + IMPOSTOR
-                    + (HONEST_SHOW, 1.0, 1.0, KEEP_DECOY_FROM, 4.0, 0.0, 0.0, 0.0, FAKE_FROM))
+                    + (HONEST_SHOW, 1.0, 1.0, KEEP_DECOY_FROM, 4.0, 0.0, 0.0, 0.0, FAKE_FROM,
+                       LET_GO_AT))
 
 # From this table size the impostor, in the second half of the game, also trades with seats
 # that never showed its colour: a crew that sits still until the last round (``late_vote``)
@@ -326,6 +345,9 @@ def decide_with(obs, mask, off, n, settings):
     decoy = decoy_colour(hand, obs[off[SHOWN_TOTAL] : off[SHOWN_TOTAL] + n], n, own, imp)
     if decoy < 0 or hand[decoy] * HAND_SIZE > 1.5:  # more than one: it may part with one
         return choice
+    near_clear = hand[own] * HAND_SIZE > settings[CREW_LET_GO_AT] - 0.5
+    if not impostor and n < LET_GO_BELOW and near_clear:
+        return choice  # near a clear, the decoy goes
     if phase == TRADE and A.OFFER + decoy * A.O <= choice < A.OFFER + (decoy + 1) * A.O:
         if not impostor and settings[CREW_TRADES_ON] > 0.5:
             return _trade_on(obs, mask, off, n, settings, own, imp, hand, decoy)
@@ -416,7 +438,12 @@ def _decide(obs, mask, off, n, settings):
         chain = _vote_chain(obs, off, n, phase, revealed, not_impostor, voted)
         desperate = (_cornered(revealed, not_impostor, voted, n)
                      or (final_round and unknown <= 2) or chain == CHAIN_NAMES)
-        if mask[A.SABOTAGE] and ((chance >= sure and chain != CHAIN_PASSES) or desperate):
+        # at an investigation it shows and waits (unless it must guess now): the round's shows
+        # and ends of turn are still to come, and ``mono_impostor``, which did so, beat it at
+        # 4-6 players
+        patient = phase == INVESTIGATION
+        if mask[A.SABOTAGE] and ((chance >= sure and chain != CHAIN_PASSES and not patient)
+                                 or desperate):
             return A.SABOTAGE
         if phase == SABOTAGE_WINDOW:
             return A.NO_SABOTAGE

@@ -23,9 +23,11 @@ Population v3 adds the turn-4 audit's styles (``shared/audits/turn4/amongus-mani
 - ``mono`` (crew, AU-1): the heuristic crew showing one decoy colour every round.
 - ``mono_impostor`` (impostor, AU-2): the heuristic impostor doing the same.
 
-  The heuristic has since taken up the decoy itself (``agents/amongus_heuristic.py``), so these
-  two now differ from it only where it lets its last decoy card go (a crewmate at 4 players) and
-  in the card they give instead of it; they stay in the population to hold it there.
+  The heuristic has since taken up the decoy itself (``agents/amongus_heuristic.py``), and its
+  impostor the wait at investigations ``mono_impostor`` showed (it never sabotages at a show),
+  so these two now differ from it only where it lets its last decoy card go (a crewmate at 4
+  players, and at 5 near a clear) and in the card they give instead of it; they stay in the
+  population to hold it there.
 - ``honest_first`` (crew, AU-5): the vote chain, the first ``HONEST_SEATS`` seats of the round
   showing their own colour.
 
@@ -35,7 +37,8 @@ Issue 46's exploit search adds one crew style, in no population:
   on where it would decline (a card of the impostor's colour to the seat it suspects least,
   else its own colour to the seat it suspects most), reading a gift of the impostor's colour as
   a crewmate's. It beat the heuristic impostor until the impostor faked the handshake (from 6
-  players; at 5 it still does: ``docs/evaluation.md``, "Population tables (v3)").
+  players, and from 5 since the second change of 2026-12-08: ``docs/evaluation.md``,
+  "Population tables (v3)").
 
 ``python -m agents.amongus_styles`` prints the population table of ``docs/rules/amongus.md``.
 """
