@@ -487,12 +487,16 @@ def register(subparsers) -> None:
         "warm-started from each population member of TEAM. Each plays POLICY on the same "
         "held-out deals as the base alone: its win rate (a draw is not a win) and its gain over "
         "TEAM's own play with a paired 95%% interval and one simultaneous over every row; with "
-        "no simultaneous lower bound above 0, no exploit was found at this budget.",
+        "no simultaneous lower bound above 0, no exploit was found at this budget. In a "
+        "free-for-all (no --team) the exploiter holds one seat, turned over the deals, POLICY "
+        "every other, and the score is that seat's mean place (lower is better) and share of "
+        "first places.",
     )
     p.add_argument("game", choices=list(envs.registry))
     p.add_argument("--against", required=True, metavar="POLICY",
                    help="the target, on the other team: a name, a checkpoint, zoo:NAME")
-    p.add_argument("--team", required=True, help="the team the exploiters play")
+    p.add_argument("--team", default=None, help="the team the exploiters play (a team game "
+                   "only: in a free-for-all the exploiter holds one seat, turned over the deals)")
     p.add_argument("--base", default=None, metavar="POLICY", help="plays TEAM's other "
                    "decisions (default: the target itself)")
     p.add_argument("--players", type=int, default=None, help="seats at the table")
