@@ -37,8 +37,10 @@ demo: $(STAMP)
 # (issue 45: at most 12 minutes on an idle 2-core machine). -n auto: one pytest-xdist worker a
 # core (at most 4: each compiles the games it meets once, into the shared numba cache);
 # --dist loadfile keeps a file's tests, and so its module fixtures, on one worker.
-# PYTEST_ARGS="-n 0" runs in one process.
+# PYTEST_ARGS="-n 0" runs in one process. tests.warm first compiles each game into numba's cache,
+# one process a game side by side, so the workers do not each compile the same engines at once.
 test: $(STAMP) test-integrations
+	$(PY) -m tests.warm
 	$(PY) -m pytest -q -n auto --maxprocesses 4 --dist loadfile --durations=25 $(PYTEST_ARGS)
 
 test-integrations: $(ISTAMP)

@@ -54,6 +54,17 @@ def _newest_step(command: str, cwd: Path) -> str:
 
 
 BLOCKS = runnable_blocks()
+ON_THEIR_OWN = ("README.md", "docs/evaluation.md")
+"""docs whose blocks take minutes: each runs from a test file of its own (``test_docs_readme``,
+``test_docs_evaluation``), so that pytest-xdist's ``--dist loadfile``, which keeps a file's
+tests on one worker, can run them on different workers"""
+
+
+def blocks_of(doc: str | None = None) -> list:
+    """The blocks of ``doc``; None: those of every doc not ``ON_THEIR_OWN``."""
+    if doc is None:
+        return [b for b in BLOCKS if b[0].split("#")[0] not in ON_THEIR_OWN]
+    return [b for b in BLOCKS if b[0].split("#")[0] == doc]
 
 
 def test_the_readme_names_each_games_version_as_the_registry_does():
@@ -68,12 +79,30 @@ def test_the_readme_names_each_games_version_as_the_registry_does():
         assert modules.get(name) == str(spec.version), f"README names envs.{name}_v{modules[name]}"
 
 
+def test_each_doc_on_its_own_has_its_test_file_and_every_block_runs_once():
+    for doc in ON_THEIR_OWN:
+        assert blocks_of(doc), f"{doc} has no runnable block: take it out of ON_THEIR_OWN"
+        assert (ROOT / "tests" / f"test_docs_{Path(doc).stem.lower()}.py").exists(), doc
+    split = blocks_of() + [b for doc in ON_THEIR_OWN for b in blocks_of(doc)]
+    assert sorted(w for w, _ in split) == sorted(w for w, _ in BLOCKS)
+
+
 def test_the_readme_has_a_runnable_block():
     assert any(where.startswith("README.md") for where, _ in BLOCKS)
 
 
-@pytest.mark.parametrize("where,commands", BLOCKS, ids=[w for w, _ in BLOCKS])
-def test_documented_commands_run(where, commands, tmp_path):
+def documented_commands_test(doc: str | None = None):
+    """The test that runs ``blocks_of(doc)``, each line of a block in a fresh directory, as
+    its marker sized it."""
+    blocks = blocks_of(doc)
+
+    @pytest.mark.parametrize("where,commands", blocks, ids=[w for w, _ in blocks])
+    def test_documented_commands_run(where, commands, tmp_path):
+        run_documented(where, commands, tmp_path)
+    return test_documented_commands_run
+
+
+def run_documented(where: str, commands: list[str], tmp_path: Path) -> None:
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
     env = {**os.environ, "PYTHONPATH": path, "MPLBACKEND": "Agg"}
     cli = f"{sys.executable} -m evaluation.cli"
@@ -82,6 +111,9 @@ def test_documented_commands_run(where, commands, tmp_path):
         done = subprocess.run(line, shell=True, cwd=tmp_path, env=env, input="0\n" * 20_000,
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, f"{where}: {command}\n{done.stderr[-2000:]}"
+
+
+test_documented_commands_run = documented_commands_test()
 
 
 FENCE = re.compile(r"```(?:sh|bash)?\n(.*?)```", re.S)
