@@ -20,7 +20,9 @@ sweep scored before those were kept shows the seeds' range instead and says it i
 interval. Beside it, how many seeds beat the heuristic; no probability of improvement, which at
 3 to 5 seeds is 0 or 1 with no interval worth the name (the per-seed table says the same).
 ``OUT/results.md`` and ``OUT/results.png`` show every seed, failures included, and the
-aggregate.
+aggregate. A recipe scored at several table sizes (``[score] players``; a mixed-size recipe by
+default at every size its game deals) gets all of this at each size, and a closing table a
+team with one row a size, the sizes it trained at told from those it never met (``by_size``).
 """
 
 from __future__ import annotations
