@@ -276,8 +276,8 @@ def by_size(recipe: Recipe, aggregate_rows: dict) -> list[str]:
              f"Trained at {', '.join(map(str, recipe.trained_at))} players; scored at "
              f"{', '.join(map(str, recipe.score_sizes))}"
              + (f" (never met in training: {', '.join(map(str, never))})." if never else "."),
-             "Pass rule at each size, as for the whole sweep: the IQM gain's 95% interval above "
-             "0 in the game's direction.", ""]
+             "Pass rule at each size, as for the whole sweep: the IQM gain's 95% interval past 0 "
+             "toward the better (above for a win rate, below for a mean place).", ""]
     for team in dict.fromkeys(row["team"] for row in aggregate_rows.values()):
         rows = [row for row in aggregate_rows.values() if row["team"] == team]
         lines += [f"**{team}**", "",
