@@ -2,6 +2,7 @@
 heuristic's on the same deals.
 
     hiddendeck benchmark menace --team crew --policy runs/x/crew.pt --players 5 [--json]
+    hiddendeck benchmark amongus --team crew --policy runs/x/crew.pt --players all
 
 For a team game, the policy plays ``--team`` against every member of the population that plays
 the other team (``agents.populations``), and the heuristic plays the same team against the same
@@ -10,6 +11,12 @@ Wilson interval, the mean over members and the worst member, each beside the heu
 each difference from the heuristic with a paired bootstrap interval over deals. For a
 free-for-all game (MANIACAL) the score is the mean position (1 = best, lower is better) of the
 policy in half the seats against the member in the rest, every seating of every deal.
+
+A seat network plays every table size of its game: ``--players 4,6,8`` or ``--players all``
+scores it at each size in turn, each size's report as above (the same members, at that size,
+on the same numbered deals), then one row a size: its held-out mean, the heuristic's, and the
+paired difference with its interval, each size marked as one the checkpoint trained at or
+never met (``benchmark_sizes``, ``format_sizes``).
 
 ``python -m evaluation.benchmark --tables --games 2000`` writes docs/evaluation.md's population
 tables: random and the heuristic, each side, every reference table size.
@@ -210,6 +217,48 @@ def benchmark(game: str, team: str, policy: str, population_name: str = DEFAULT,
         report["per_deal"] = {"mean": per_deal_mean[mine].tolist(),
                               "reference": per_deal_mean[reference].tolist()}
     return report
+
+
+def benchmark_sizes(game: str, team: str, policy: str, sizes: tuple[int, ...],
+                    population_name: str = DEFAULT, **kwargs) -> dict[int, dict]:
+    """``benchmark`` at each of ``sizes`` (``kwargs``: its other arguments and the game's
+    other parameters), by size; the seat network a checkpoint names plays every size."""
+    if not sizes or len(set(sizes)) != len(sizes):
+        raise ValueError(f"table sizes must be distinct and at least one, got {list(sizes)}")
+    return {n: benchmark(game, team, policy, population_name, num_players=n, **kwargs)
+            for n in sizes}
+
+
+def trained_sizes(policy: str) -> tuple[int, ...]:
+    """The table sizes a checkpoint (or zoo policy) trained at, as its metadata records them
+    (``table_sizes``; before mixed sizes, its one table); () for a scripted player."""
+    source = policy.partition("@")[2] or policy
+    if zoo.is_zoo(source):
+        source = str(zoo.path(source))
+    if not is_checkpoint(source):
+        return ()
+    from agents.checkpoint import load_checkpoint
+
+    metadata = load_checkpoint(source)["metadata"]
+    return tuple(metadata.get("table_sizes") or (metadata["params"]["num_players"],))
+
+
+def format_sizes(reports: dict[int, dict], trained_at: tuple[int, ...] = ()) -> str:
+    """One row a table size: the held-out mean, the heuristic's on the same deals, and the
+    paired difference with its 95% interval, each size marked trained at or never met."""
+    first = next(iter(reports.values()))
+    lib = first["lower_is_better"]
+    lines = [f"{first['label']} as {first['team']} against population {first['population']}, "
+             f"by table size; {first['measure']}{' (lower is better)' if lib else ''}",
+             f"  {'players':<8} {'trained':<11} {'policy [95%]':>22} {'heuristic':>10} "
+             f"{'difference [paired 95%]':>28}"]
+    for n, r in reports.items():
+        mean, d = r["mean"], r["difference"]["mean"]
+        met = "trained at" if n in trained_at else "never met" if trained_at else "-"
+        lines.append(f"  {n:<8} {met:<11} {mean['rate']:>7.3f} [{mean['interval'][0]:.3f}, "
+                     f"{mean['interval'][1]:.3f}] {r['reference']['mean']['rate']:>10.3f} "
+                     f"{format_difference((d['mean'], *d['interval'])):>28}")
+    return "\n".join(lines)
 
 
 BENCHMARK_SCHEMA = """

@@ -284,11 +284,14 @@ def cmd_exploit_search(args) -> int:
 
 
 def cmd_benchmark(args) -> int:
-    from .benchmark import benchmark, format_report, met_in_training
+    from .benchmark import (benchmark, benchmark_sizes, format_report, format_sizes,
+                            met_in_training, trained_sizes)
     from .entrants import resolve, split_list
 
     keep_transcripts(args)
     spec = envs.registry[args.game]
+    args.table_sizes = _table_sizes(args.players, spec)
+    args.players = args.table_sizes[0] if args.table_sizes else None
     params = spec.resolve(**_game_params(args))
     exclude = [x for item in args.exclude for x in split_list(item)]
     if exclude:
@@ -305,11 +308,42 @@ def cmd_benchmark(args) -> int:
                              f"{', '.join(label for label, _ in members)}")
     if not args.keep_seen:
         exclude += met_in_training(args.policy)
-    report = benchmark(args.game, args.team, args.policy, args.population, games=args.games,
-                       seed=args.seed, workers=args.workers, db=args.db, exclude=tuple(exclude),
-                       seats=args.seats, greedy=args.greedy, **_game_params(args))
+    run = dict(games=args.games, seed=args.seed, workers=args.workers, db=args.db,
+               exclude=tuple(exclude), seats=args.seats, greedy=args.greedy)
+    if len(args.table_sizes) > 1:  # a seat network, scored at each size in turn
+        reports = benchmark_sizes(args.game, args.team, args.policy, args.table_sizes,
+                                  args.population, **run, **dict(args.param))
+        if args.json:
+            print(json.dumps({str(n): r for n, r in reports.items()}))
+        else:
+            print("\n\n".join([*map(format_report, reports.values()),
+                                format_sizes(reports, trained_sizes(args.policy))]))
+        return 0
+    report = benchmark(args.game, args.team, args.policy, args.population,
+                       **run, **_game_params(args))
     print(json.dumps(report) if args.json else format_report(report))
     return 0
+
+
+def _table_sizes(text: str | None, spec) -> tuple[int, ...]:
+    """``benchmark --players``: one size, ``N,N,...`` or ``all`` (every size the game deals);
+    () for the game's default table. A size the game does not deal is refused by name."""
+    if text is None:
+        return ()
+    every = tuple(range(spec.min_players, spec.max_players + 1))
+    if text == "all":
+        return every
+    try:
+        sizes = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        raise ValueError(f"--players {text}: expected N, N,N,... or 'all'") from None
+    bad = [n for n in sizes if n not in every]
+    if bad:
+        raise ValueError(f"--players {text}: {bad[0]} is not a table size of {spec.name} (it "
+                         f"deals {every[0]} to {every[-1]} players)")
+    if len(set(sizes)) != len(sizes):
+        raise ValueError(f"--players {text}: names a table size twice")
+    return sizes
 
 
 def cmd_metagame(args) -> int:
@@ -555,7 +589,9 @@ def register(subparsers) -> None:
                    "py:MODULE:ATTR")
     p.add_argument("--population", default=POPULATION, choices=sorted(POPULATIONS),
                    help=f"the reference population (default {POPULATION})")
-    p.add_argument("--players", type=int, default=None, help="seats at the table")
+    p.add_argument("--players", default=None, metavar="N|N,N,...|all",
+                   help="seats at the table; several sizes (or 'all' the game deals) score a "
+                   "seat network at each, one row a size")
     p.add_argument("--param", type=game_param, action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--games", type=games_count, default=2000, help="paired deals per member")
     p.add_argument("--seed", type=seed, default=SCORING_SEED,

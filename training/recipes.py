@@ -22,6 +22,12 @@ sweep runs, never chosen after looking). ::
     seeds = [1_000_003]
     games = 4000
     play = "sampled"          # or "greedy": decided before the sweep runs
+    players = [4, 5, 6, 7, 8] # the table sizes scored, or "all" (a seat network only)
+
+``[score] players`` says at which table sizes a checkpoint is scored, one score a size: by
+default a single-size recipe's own table, and every size the game deals for a mixed-size one
+(the sizes it trained at and those it never met). An MLP or GRU reads one table, so only a
+seat network (``model = "seats"``) is scored at a size it did not train at.
 
 ``hiddendeck train --recipe menace5 --seed 11`` trains it; ``hiddendeck sweep menace5 --seeds 5``
 trains and scores several seeds (``training.sweep``). A key the trainer does not know, a wrong
@@ -51,7 +57,7 @@ NOT_IN_TRAINER = {"game", "num_players", "table_sizes", "params", "seed", "out",
                   "device",
                   "recipe"}
 TOP = {"name", "description", "game", "players", "steps", "params", "trainer", "score"}
-SCORE = {"population", "seeds", "games", "play"}
+SCORE = {"population", "seeds", "games", "play", "players"}
 PLAYS = ("sampled", "greedy")
 # Args fields that name policies: ``py:MODULE:ATTR`` there imports and runs code, which a shared
 # recipe file may not do unless the command line allows it (``--allow-code``).
@@ -79,6 +85,12 @@ class Recipe:
     games: int = 2000
     play: str = "sampled"  # how a trained checkpoint is scored: sampled, or its greedy action
     table_sizes: tuple[int, ...] = ()  # a mixed-size recipe's ``players = [4, 5, 6]``
+    score_sizes: tuple[int, ...] = ()  # ``[score] players``: the tables a checkpoint is scored at
+
+    @property
+    def trained_at(self) -> tuple[int, ...]:
+        """The table sizes the recipe trains at (a single-size recipe's one)."""
+        return self.table_sizes or (self.players,)
 
     @property
     def label(self) -> str:
@@ -208,6 +220,8 @@ def load(name: str, allow_code: bool = False) -> Recipe:
     games = score.get("games", 2000)
     if isinstance(games, bool) or not isinstance(games, int) or games < 2:
         raise bad("[score] games", f"expected an integer >= 2, got {games!r}")
+    score_sizes = _score_sizes(score.get("players"), data["game"], sizes,
+                               trainer.get("model", "mlp"), lambda why: bad("[score] players", why))
     label = data.get("name", path.stem)
     for key, text in (("name", label), ("description", data.get("description", ""))):
         if not isinstance(text, str) or not text.isprintable():  # both reach the terminal
@@ -224,9 +238,34 @@ def load(name: str, allow_code: bool = False) -> Recipe:
         players=sizes[0], table_sizes=tuple(sizes) if len(sizes) > 1 else (),
         steps=data["steps"], description=data.get("description", ""),
         params=params, trainer=trainer, population=population, scoring_seeds=tuple(seeds),
-        games=games, play=play)
+        games=games, play=play, score_sizes=score_sizes)
     try:
         recipe.args(seed=max(recipe.scoring_seeds) + 1, out="runs/check")
     except ValueError as e:
         raise bad("[trainer]", str(e)) from None
     return recipe
+
+
+def _score_sizes(value, game: str, trained_at: list[int], model: str, bad) -> tuple[int, ...]:
+    """``[score] players`` as the table sizes to score at (see the module's docstring): a
+    list of sizes the game deals, none twice, or ``"all"``; at a size the run never trained at
+    only for a seat network."""
+    spec = envs.registry[game]
+    every = tuple(range(spec.min_players, spec.max_players + 1))
+    if value is None:
+        return every if len(trained_at) > 1 else (trained_at[0],)
+    if value == "all":
+        value = list(every)
+    if not isinstance(value, list) or not value:
+        raise bad(f"expected a non-empty list of table sizes or \"all\", got {value!r}")
+    for n in value:
+        if isinstance(n, bool) or not isinstance(n, int) or n not in every:
+            raise bad(f"{n!r} is not a table size of {game} (it deals {every[0]} to "
+                      f"{every[-1]} players)")
+    if len(set(value)) != len(value):
+        raise bad(f"{value} names a table size twice")
+    unmet = [n for n in value if n not in trained_at]
+    if unmet and model != "seats":
+        raise bad(f"{unmet[0]} players: a {model!r} network reads the one table it trained at "
+                  f"({trained_at[0]}); scoring at other sizes needs model 'seats'")
+    return tuple(value)

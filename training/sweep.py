@@ -20,7 +20,9 @@ sweep scored before those were kept shows the seeds' range instead and says it i
 interval. Beside it, how many seeds beat the heuristic; no probability of improvement, which at
 3 to 5 seeds is 0 or 1 with no interval worth the name (the per-seed table says the same).
 ``OUT/results.md`` and ``OUT/results.png`` show every seed, failures included, and the
-aggregate.
+aggregate. A recipe scored at several table sizes (``[score] players``; a mixed-size recipe by
+default at every size its game deals) gets all of this at each size, and a closing table a
+team with one row a size, the sizes it trained at told from those it never met (``by_size``).
 """
 
 from __future__ import annotations
@@ -60,37 +62,50 @@ def _atomic_json(path: Path, data) -> None:
 
 def score_run(recipe: Recipe, run_dir: Path, paths: dict, args: dict, workers: int = 1
               ) -> dict:
-    """Every trained team of one seed against the population's held-out members."""
+    """Every trained team of one seed against the population's held-out members, at each of
+    the recipe's scoring sizes (``[score] players``). Scored at one size, ``teams`` is keyed
+    by team, as it always was; at several, by ``TEAM@Np`` (each row says its ``team`` and
+    ``players``), so every size is a row of its own through ``aggregate`` and the page."""
     spec = envs.registry[recipe.game]
     seen = seen_in_training(args)
     teams = (["player"] if free_for_all(spec)
              else [t for t in spec.teams if t not in args.get("fixed_teams", {})])
+    sizes = recipe.score_sizes or (recipe.players,)
     out = {"seed": args["seed"], "run": str(run_dir), "recipe": recipe.label,
-           "seen_in_training": sorted(seen), "teams": {}}
+           "seen_in_training": sorted(seen), "players": list(sizes),
+           "trained_at": list(recipe.trained_at), "teams": {}}
     for team in teams:
         path = paths["shared" if free_for_all(spec) else team]
-        reports = [benchmark(recipe.game, team, f"trained@{path}", recipe.population,
-                             games=recipe.games, seed=s, workers=workers, exclude=tuple(seen),
-                             per_deal_outcomes=True, num_players=recipe.players,
-                             greedy=recipe.play == "greedy",
-                             **recipe.params)
-                   for s in recipe.scoring_seeds]
-        outcomes = [r.pop("per_deal") for r in reports]  # kept once, beside the reports
-        per_deal = {key: [o[key] for o in outcomes] for key in ("mean", "reference")}
-        gain = bootstrap_mean(np.concatenate([np.subtract(m, h) for m, h in
-                                              zip(per_deal["mean"], per_deal["reference"])]))
-        out["teams"][team] = {
-            "lower_is_better": reports[0]["lower_is_better"],
-            "mean": float(np.mean([r["mean"]["rate"] for r in reports])),
-            "worst": float(np.mean([r["worst"]["rate"] for r in reports])),
-            "reference_mean": float(np.mean([r["reference"]["mean"]["rate"] for r in reports])),
-            "gain": float(np.mean([r["difference"]["mean"]["mean"] for r in reports])),
-            "gain_interval": [gain[1], gain[2]],
-            "excluded": reports[0]["excluded"],
-            "benchmarks": reports,
-            "per_deal": per_deal,
-        }
+        for n in sizes:
+            key = team if len(sizes) == 1 else f"{team}@{n}p"
+            out["teams"][key] = {"team": team, "players": n,
+                                 **_score_team(recipe, team, path, n, seen, workers)}
     return out
+
+
+def _score_team(recipe: Recipe, team: str, path: str, players: int, seen: set, workers: int
+                ) -> dict:
+    """One team's held-out score at one table size, over the recipe's scoring seeds."""
+    reports = [benchmark(recipe.game, team, f"trained@{path}", recipe.population,
+                         games=recipe.games, seed=s, workers=workers, exclude=tuple(seen),
+                         per_deal_outcomes=True, greedy=recipe.play == "greedy",
+                         **{**recipe.params, "num_players": players})
+               for s in recipe.scoring_seeds]
+    outcomes = [r.pop("per_deal") for r in reports]  # kept once, beside the reports
+    per_deal = {key: [o[key] for o in outcomes] for key in ("mean", "reference")}
+    gain = bootstrap_mean(np.concatenate([np.subtract(m, h) for m, h in
+                                          zip(per_deal["mean"], per_deal["reference"])]))
+    return {
+        "lower_is_better": reports[0]["lower_is_better"],
+        "mean": float(np.mean([r["mean"]["rate"] for r in reports])),
+        "worst": float(np.mean([r["worst"]["rate"] for r in reports])),
+        "reference_mean": float(np.mean([r["reference"]["mean"]["rate"] for r in reports])),
+        "gain": float(np.mean([r["difference"]["mean"]["mean"] for r in reports])),
+        "gain_interval": [gain[1], gain[2]],
+        "excluded": reports[0]["excluded"],
+        "benchmarks": reports,
+        "per_deal": per_deal,
+    }
 
 
 def run_seed(recipe_path: str, seed: int, out: str, threads: int = 1,
@@ -151,7 +166,20 @@ def aggregate(scores: list[dict], seed: int = 0) -> dict:
                                        > 0)),
             "reference_mean": float(np.mean([r["reference_mean"] for r in rows])),
         }
+        if "players" in rows[0]:  # scored at several sizes: which team, which table
+            out[team].update(team=rows[0]["team"], players=rows[0]["players"])
     return out
+
+
+def meets_pass_rule(agg: dict) -> bool | None:
+    """The sweep's pass rule for one aggregate row: the IQM gain over the heuristic on paired
+    deals better than 0 in the game's direction with its whole 95% interval (so the held-out
+    mean is at least the heuristic's). None where the interval is not a 95% one (a sweep
+    scored before per-deal outcomes were kept shows the seeds' range)."""
+    interval = agg["iqm_gain_interval"]
+    if interval is None or not agg["interval"].startswith("95%"):
+        return None
+    return interval[1] < 0 if agg["lower_is_better"] else interval[0] > 0
 
 
 def sweep(recipe_name: str, seeds: list[int], out: str | Path, workers: int = 1,
@@ -182,6 +210,7 @@ def sweep(recipe_name: str, seeds: list[int], out: str | Path, workers: int = 1,
                                    [threads] * len(seeds), [False] * len(seeds),
                                    [allow_code] * len(seeds)))
     result = {"recipe": recipe.label, "game": recipe.game, "players": recipe.players,
+              "trained_at": list(recipe.trained_at), "score_sizes": list(recipe.score_sizes),
               "steps": recipe.steps, "population": recipe.population,
               "scoring_seeds": list(recipe.scoring_seeds), "games": recipe.games,
               "play": recipe.play,
@@ -204,7 +233,8 @@ def page(recipe: Recipe, result: dict) -> str:
     lines = [f"# Sweep: {recipe.name}", "",
              f"Recipe `{recipe.path.name}` ({recipe.label})"
              + (f": {recipe.description}" if recipe.description else "."),
-             f"{recipe.game} at {recipe.players} players, {recipe.steps:,} agent decisions "
+             f"{recipe.game} at {'/'.join(map(str, recipe.trained_at))} players, "
+             f"{recipe.steps:,} agent decisions "
              f"per seed; scored against population {recipe.population} on "
              f"{recipe.games} paired deals per member, {recipe.play} play (scoring seeds "
              f"{', '.join(map(str, recipe.scoring_seeds))}), members seen in training left "
@@ -231,7 +261,41 @@ def page(recipe: Recipe, result: dict) -> str:
         lines += ["", f"IQM over {agg['seeds']} seeds: {spans} ({agg['interval']}); "
                   f"{agg['seeds_better']} of {agg['seeds']} seeds "
                   f"{'place better than' if lib else 'win more than'} the heuristic.", ""]
+    if len(recipe.score_sizes) > 1:
+        lines += by_size(recipe, result["aggregate"])
     return "\n".join(lines)
+
+
+def by_size(recipe: Recipe, aggregate_rows: dict) -> list[str]:
+    """The page's closing tables for a recipe scored at several sizes: per team, one row a
+    table size (the IQM over seeds of the held-out mean, the heuristic's mean on the same
+    deals, the IQM gain with its interval, the pass rule there), each size marked as one the
+    recipe trained at or never met."""
+    never = [n for n in recipe.score_sizes if n not in recipe.trained_at]
+    lines = ["## By table size", "",
+             f"Trained at {', '.join(map(str, recipe.trained_at))} players; scored at "
+             f"{', '.join(map(str, recipe.score_sizes))}"
+             + (f" (never met in training: {', '.join(map(str, never))})." if never else "."),
+             "Pass rule at each size, as for the whole sweep: the IQM gain's 95% interval past 0 "
+             "toward the better (above for a win rate, below for a mean place).", ""]
+    for team in dict.fromkeys(row["team"] for row in aggregate_rows.values()):
+        rows = [row for row in aggregate_rows.values() if row["team"] == team]
+        lines += [f"**{team}**", "",
+                  "| players | in training | held-out mean (IQM) | heuristic's mean "
+                  "| gain (IQM) [95%] | seeds better | pass rule |",
+                  "|---|---|---|---|---|---|---|"]
+        for row in rows:
+            g = row["iqm_gain_interval"]
+            gain = (f"{row['iqm_gain']:+.3f}" if g is None else
+                    f"{row['iqm_gain']:+.3f} [{g[0]:+.3f}, {g[1]:+.3f}]")
+            verdict = {True: "met", False: "not met", None: "no 95% interval"}[
+                meets_pass_rule(row)]
+            lines.append(f"| {row['players']} | "
+                         f"{'trained at' if row['players'] in recipe.trained_at else 'never met'}"
+                         f" | {row['iqm_mean']:.3f} | {row['reference_mean']:.3f} | {gain} | "
+                         f"{row['seeds_better']} of {row['seeds']} | {verdict} |")
+        lines.append("")
+    return lines
 
 
 def plot(result: dict, path: Path) -> None:

@@ -151,20 +151,27 @@ def add(checkpoint: str | Path, name: str, score: str | Path | None = None,
         "recipe": metadata.get("args", {}).get("recipe") or "",
         "seed": metadata["seed"],
         "steps": metadata["steps"],
+        "table_sizes": list(metadata.get("table_sizes") or [metadata["params"]["num_players"]]),
         "trained_against": trained_against,
     }
     if score is not None:
         scored = json.loads(Path(score).read_text())
         teams = scored.get("teams") or {}
         # a shared policy (free-for-all) is scored as "player"
-        team = teams.get(metadata["team"]) or (teams.get("player") if metadata["team"] == "shared"
-                                              else None)
-        if team is None:
+        side = "player" if metadata["team"] == "shared" else metadata["team"]
+        # scored at several table sizes (``TEAM@Np`` rows): its score at each
+        rows = {row["players"]: row for key, row in teams.items()
+                if key == side or row.get("team") == side}
+        if not rows:
             raise ValueError(f"{score}: no scores for team {metadata['team']!r} (it has "
                              f"{sorted(teams)}); is it this run's score.json?")
-        record["score"] = {key: team[key] for key in
-                           ("mean", "worst", "reference_mean", "gain", "gain_interval",
-                            "excluded", "lower_is_better")}
+        keep = ("mean", "worst", "reference_mean", "gain", "gain_interval", "excluded",
+                "lower_is_better")
+        if len(rows) > 1:
+            record["score_by_size"] = {str(n): {key: row[key] for key in keep}
+                                       for n, row in sorted(rows.items())}
+        team = rows.get(record["players"]) or next(iter(rows.values()))
+        record["score"] = {key: team[key] for key in keep}
         record["score"]["population"] = team["benchmarks"][0]["population"]
         record["score"]["seen_in_training"] = scored["seen_in_training"]
     target = HERE / record["file"]
@@ -217,6 +224,19 @@ def plays(game: str, players: int, metadata: dict) -> str:
             f"{', '.join(map(str, trained_at))})")
 
 
+def trained_at(players: int, metadata: dict) -> str:
+    """The table sizes a checkpoint trained at and those it plays, in words, for the line of
+    its card that says what it trained against (the same opponents at every size it met)."""
+    sizes = metadata.get("table_sizes") or [players]
+    said = f"at {', '.join(map(str, sizes))} players"
+    if metadata.get("model", {}).get("kind") != "seats":
+        return f"{said}; plays {players} players only"
+    from envs import registry
+
+    spec = registry[metadata["game"]]
+    return f"{said}; plays {spec.min_players} to {spec.max_players} players"
+
+
 def card(name: str) -> str:
     """The model card of ``zoo:NAME``: what the index and the checkpoint record (recipe,
     seed, training, what it met, held-out scores, the size it plays), then ``NAME.md``."""
@@ -242,7 +262,8 @@ def card(name: str) -> str:
         f"  recipe: {record['recipe'] or '-'}",
         f"  seed: {record['seed']}; {record['steps']:,} agent decisions of training",
         f"  network: {model.get('kind', '?')} {model.get('hidden', '')}",
-        f"  trained against: {record['trained_against']}",
+        f"  trained against: {record['trained_against']} "
+        f"({trained_at(record['players'], metadata)})",
         f"  imitated: {', '.join(imitated) or 'nothing'}"
         + (f" ({args['imitation_steps']:,} decisions)" if imitated else ""),
         f"  scripted opponents in training: "
@@ -252,7 +273,11 @@ def card(name: str) -> str:
     ]
     if score:
         lines.append(f"  population {score['population']}, {against_heuristic(score)}; "
-                     f"worst member {score['worst']:.3f}")
+                     f"worst member {score['worst']:.3f}"
+                     + (f" (at {record['players']} players)" if "score_by_size" in record
+                        else ""))
+    for n, by_size in record.get("score_by_size", {}).items():
+        lines.append(f"    at {n} players: {against_heuristic(by_size)}")
     return "\n".join(lines) + "\n\n" + written.read_text()
 
 
