@@ -26,6 +26,12 @@ from envs.amongus.pieces import DECIDING_SEAT, IS_IMPOSTOR, PHASE
 from envs.amongus.rules import END_OF_TURN
 from envs.amongus.spec import observation_layout as amongus_layout
 from envs.core.jit import njit
+from envs.menace import cards as menace_cards
+from envs.menace.observe import OWN_AGENDA
+from envs.menace.spec import SPEC as MENACE
+from envs.menace.spec import observation_layout as menace_layout
+
+from .menace_heuristic import on_menace_side, suspicion
 
 
 @njit
@@ -58,7 +64,46 @@ class _AmongUsCounts:
         return out
 
 
-DEDUCTIONS = {"amongus-counts": _AmongUsCounts}
+SUSPICION_SCALE = 10.0
+"""a revealed agenda moves the heuristic's score by 10: one such reveal reads as 1.0"""
+
+
+@njit
+def _menace_suspicion(obs, off, n, out):
+    """The Menace heuristic's reading of the public record and of what the observer saw
+    (``agents.menace_heuristic.suspicion``: Bad cards a seat was seen with, ballots against
+    seats shown to be Crew, Brawls, revealed agendas, accusations), from the observer's side:
+    column ``r`` seat ``r`` places clockwise (the observer's own column 0), the score / 10
+    clipped to [-3, 3]; column ``n + r`` 1 where seat ``r`` can still be suspected (alive and
+    not the observer), the score being 0 where it cannot."""
+    scores = np.empty(n, np.float64)
+    for i in range(obs.shape[0]):
+        row = obs[i]
+        agenda = np.argmax(row[off[OWN_AGENDA] : off[OWN_AGENDA] + menace_cards.N_AGENDAS])
+        suspicion(row, off, n, not on_menace_side(row, off, agenda), scores)
+        for r in range(n):
+            if scores[r] > -1e8:
+                out[i, r] = min(3.0, max(-3.0, scores[r] / SUSPICION_SCALE))
+                out[i, n + r] = 1.0
+
+
+class _MenaceSuspicion:
+    game = "menace"
+
+    def __init__(self, params: dict):
+        layout = menace_layout(MENACE.resolve(**params))
+        self.size = layout.size
+        self.off = layout.offsets
+        self.n = params["num_players"]
+        self.width = 2 * self.n
+
+    def __call__(self, obs: np.ndarray) -> np.ndarray:
+        out = np.zeros((obs.shape[0], self.width), np.float32)
+        _menace_suspicion(obs, self.off, self.n, out)
+        return out
+
+
+DEDUCTIONS = {"amongus-counts": _AmongUsCounts, "menace-suspicion": _MenaceSuspicion}
 
 
 class Deduction(nn.Module):

@@ -193,7 +193,8 @@ def register(subparsers) -> argparse.ArgumentParser:
                    "actor's features (needs --belief-coef > 0; team games only)")
     p.add_argument("--deduction", type=_name_or_none, default=d.deduction, metavar="NAME",
                    help="counts the agent makes from its own observation, read by its actor "
-                   "beside it (amongus-counts: the count over deals; default none)")
+                   "beside it (amongus-counts: the count over deals; menace-suspicion: the "
+                   "Menace heuristic's reading of each seat's evidence; default none)")
     p.add_argument("--opponent-share", type=float, default=d.opponent_share,
                    help="share of game sides played by league members (default %(default)s)")
     p.add_argument("--pool-size", type=_count, default=d.pool_size,

@@ -171,7 +171,8 @@ class Args:
     deduction: str | None = None
     """counts the agent makes from its own observation, read by the actor beside it (a name in
     ``agents.deduction.DEDUCTIONS``: ``amongus-counts``, the Among Us count over deals that a
-    flat network cannot make; issue 41). The policy, not the game, holds this model of the
+    flat network cannot make; ``menace-suspicion``, the Menace heuristic's reading of each
+    seat's evidence; issue 41). The policy, not the game, holds this model of the
     other players, and a recipe that uses it says so. None: the raw observation alone"""
     shared_policy: bool = False
     """one policy for every seat (implied when the game has a single team or is a

@@ -35,6 +35,36 @@ def test_the_agents_counts_are_the_counts_assist_puts_in_the_observation(players
     assert (seen[:, raw] > 0).sum() > 100  # impostor rows with a count were checked
 
 
+@pytest.mark.parametrize("players", [4, 5, 8])
+def test_the_menace_suspicion_is_the_heuristics_reading_from_the_observers_side(players):
+    """``menace-suspicion``: column r the Menace heuristic's score of the seat r places
+    clockwise / 10, clipped to [-3, 3], from the side the observer plays; column n + r whether
+    that seat can be suspected (alive, not the observer)."""
+    from agents.menace_heuristic import on_menace_side, suspicion
+    from envs.menace import cards
+    from envs.menace.observe import ALIVE, OWN_AGENDA
+
+    vec = envs.make_vec("menace", 32, seed=players, num_players=players)
+    layout = vec.spec.observation_layout(vec.params)
+    off, n = layout.offsets, players
+    seen = _random_course(vec, 150, seed=players)
+    counted = Deduction("menace-suspicion", vec.params, vec.observation_size)(
+        torch.from_numpy(seen)).numpy()[:, vec.observation_size:]
+    assert counted.shape == (len(seen), 2 * n)
+    scores = np.empty(n)
+    settled = 0
+    for row, mine in zip(seen, counted):
+        agenda = np.argmax(row[off[OWN_AGENDA]:off[OWN_AGENDA] + cards.N_AGENDAS])
+        suspicion(row, off, n, not on_menace_side(row, off, agenda), scores)
+        alive = row[off[ALIVE]:off[ALIVE] + n] > 0.5
+        assert mine[n] == 0 and mine[0] == 0  # the observer
+        np.testing.assert_array_equal(mine[n + 1:], alive[1:].astype(np.float32))
+        np.testing.assert_allclose(mine[1:n][alive[1:]],
+                                   np.clip(scores[1:][alive[1:]] / 10, -3, 3), atol=1e-6)
+        settled += int((np.abs(mine[1:n]) >= 1).any())
+    assert settled > 0  # some rows where an agenda was revealed or evidence piled up
+
+
 def test_an_actor_that_deduces_reads_the_counts_beside_the_observation():
     vec = envs.make_vec("amongus", 4, num_players=6)
     D = vec.observation_size
