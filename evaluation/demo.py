@@ -8,10 +8,12 @@ policy), beside the zoo's policy for that team (``agents.zoo``: a published seed
 ``menace5`` recipe, 23M decisions) and the heuristic, on the same deals, with the mean over
 members and each trained policy's paired difference from the heuristic. One row plays the
 fresh crew against the fresh menace. Neither fresh side trained against any member: the
-heuristic was imitated as a warm start (so its rows are marked seen), then each side played
-the other's learner and a league of its snapshots. The zoo's policies met more (``zoo.met``:
-what their sweep imitated, and their own run's other side); each policy's cells of the members
-it met read ``seen`` and stay out of its mean.
+heuristic was imitated as a warm start (so its rows are marked seen; a quarter of the warm
+start's moves are played at random, still labelled with the heuristic's choice, and the actors
+read the agent-side deduction ``menace-suspicion``: docs/training.md, The demo), then each
+side played the other's learner and a league of its snapshots. The zoo's policies met more
+(``zoo.met``: what their sweep imitated, and their own run's other side); each policy's cells
+of the members it met read ``seen`` and stay out of its mean.
 
 The budget is counted in decisions, not seconds, and torch runs on one thread: the same command
 trains the same networks on an idle machine or a loaded one (a loaded one only takes longer).
@@ -49,6 +51,8 @@ RECIPE = {
     "hidden": (256, 256),  # a 64-64 clone of the v3 heuristic crew wins 25% (sampled) where the
                            # heuristic crew wins 42%; 256-256 on the same data, 38%
     "imitation_steps": 1_000_000,  # the default, pinned: it is part of the demo's budget
+    "imitation_noise": 0.25,       # and the deduction: the crew clone alone won 0.098 of its
+    "deduction": "menace-suspicion",  # held-out games, 0.216 with both (docs/training.md)
     "threads": 1,                  # the default, pinned: the same networks on any machine load
 }
 """``training.ppo.Args`` fields the demo sets; the rest is the default recipe (docs/training.md)"""
@@ -108,7 +112,9 @@ def run_demo(steps: int = STEPS, seconds: float | None = None, games: int = GAME
     crew, menace = spec.teams
     limit = "" if seconds is None else f" (or {seconds:.0f} s, start-up included)"
     print(f"The Menace Among Us, {NUM_PLAYERS} players: an imitation warm start of "
-          f"{RECIPE['imitation_steps']:,} decisions, then {steps:,} agent-steps{limit} of "
+          f"{RECIPE['imitation_steps']:,} decisions (a {RECIPE['imitation_noise']:.0%} share "
+          f"played at random; the actors read the agent-side deduction "
+          f"{RECIPE['deduction']}), then {steps:,} agent-steps{limit} of "
           f"self-play (league of snapshots; no scripted opponent), then {games:,} paired deals "
           f"per member of population {POPULATION} for the fresh policies, the zoo's and the "
           f"heuristic.", flush=True)

@@ -1,6 +1,6 @@
-"""The README's runnable blocks (``tests/test_docs.py`` runs the other docs'): a file of its own,
-so that pytest-xdist's ``--dist loadfile`` can run it on one worker while the other slow
-docs run on another."""
+"""The README's runnable blocks (``tests/test_docs.py`` runs the other
+docs'): a file of its own, so that pytest-xdist's ``--dist loadfile`` can run it on one worker
+while the other slow docs run on another."""
 
 from .test_docs import documented_commands_test
 
