@@ -15,15 +15,16 @@ is (an exiled one still plays) it wounds with Backstab or Brawl before anything 
 keeps those cards longer than others when it must part with one.
 
 The Menace sabotages under cover (once others have played this round, two cards at 5 players,
-so the Bad card hides among theirs), finishes the Crew when Oxygen is low, spends Oxygen on its
-abilities when that pays (it ends the game, or the table already suspects it most and a vote
-will silence it; at 7 or 8 players whenever it may), blows up Energy near the goal, plays
-Neutral cards (at 5 players not Backstab or Brawl) or draws otherwise, never plays a card that
-would wound itself (Backstab while it holds the Mission Leader token, Brawl while another does,
-Reactor Leak while un-wounded) if it has another play, and votes as the Crew does (for the
-table's clear suspect, never itself, else it abstains), since an exiled crewmember costs 3
-Oxygen. Neither side ever chooses itself as the target of a Brawl's Wound or an agenda's
-(issue 46).
+so the Bad card hides among theirs; at once where cover buys nothing: it is exiled, or no other
+seat has called a vote all game though Bad cards came up), finishes the Crew when Oxygen is
+low, spends Oxygen on its abilities when that pays (it ends the game, or the table already
+suspects it most and a vote will silence it; at 7 or 8 players whenever it may), blows up
+Energy near the goal, plays Neutral cards (at 5 players not Backstab or Brawl) or draws
+otherwise, never plays a card that would wound itself (Backstab while it holds the Mission
+Leader token, Brawl while another does, Reactor Leak while un-wounded) if it has another play,
+and votes as the Crew does (for the table's clear suspect, never itself, else it abstains),
+since an exiled crewmember costs 3 Oxygen. Neither side ever chooses itself as the target of
+a Brawl's Wound or an agenda's (issue 46).
 
 The policy has no memory: everything it weighs is in the observation of the decision, so the
 same observation always gets the same action.
@@ -55,6 +56,8 @@ from envs.menace.observe import (
     ENERGY,
     EXILED,
     GAME_BRAWLS,
+    GAME_REVEALED,
+    GAME_VOTE_CALLS,
     MISSION_LEADER,
     OWN_AGENDA,
     OXYGEN,
@@ -182,6 +185,15 @@ STRIKE_COVER = np.array([True, False, True, True, True])
 # 0.380 (300 deals, seed 0, before STRIKE_GUILT_HIDDEN). Two at every size (tried in version 3:
 # +4 points for the Crew everywhere) now leaves reserve7 0.87, 0.90 and 0.79 at 4, 6 and 8.
 COVER_CARDS = np.array([1, 2, 1, 1, 1], np.int64)
+# A table that does not vote: once QUIET_ROUNDS rounds are over, QUIET_BAD Bad cards have been
+# revealed this game and no other seat has called a vote all game, the Menace needs no cover
+# (issue 46: against `pass_crew`, a crew that never votes, at 5 players a random Menace beat
+# this one, 0.705 against 0.668, because the wait for cover bought nothing). 300 deals, seed 0,
+# at 5 players: Menace 0.653 -> 0.773 against pass_crew. Without the Bad-card count (two quiet
+# rounds alone) it won 0.793 there, but a crew that calls late was read as one that never
+# calls: reserve7 at 4 players 0.247 -> 0.200, and the count left it at 0.237.
+QUIET_ROUNDS = 2
+QUIET_BAD = 4
 W_ABILITY = 1.0  # suspicion per Oxygen a seat spent on Above Deck Actions (no Crew does)
 # Suspicion per Energy a seat spent on an Above Deck Action the Crew itself never uses (all but
 # Self-Repair): the Crew plays for Energy, so only a Menace drains it with Laser Pistol, Analyze,
@@ -557,6 +569,29 @@ def exposed(obs, off, n):
 
 
 @kernel
+def unwatched(obs, off, n):
+    """Whether cover would buy the Menace nothing: it is exiled already (its agenda shown), or
+    the table does not vote: QUIET_ROUNDS rounds are over, QUIET_BAD Bad cards have been
+    revealed this game, and no other seat has called a vote all game (the whole game's counts;
+    without them it never assumes so)."""
+    if revealed_side(obs, off, 0) == c.MENACE:
+        return True
+    window = off[PAST_ROUND + 1] - off[PAST_ROUND]
+    if window < QUIET_ROUNDS or obs[off[PAST_ROUND] + QUIET_ROUNDS - 1] < 0.5:
+        return False
+    if off[GAME_VOTE_CALLS + 1] == off[GAME_VOTE_CALLS]:  # no whole-game counts
+        return False
+    for r in range(1, n):
+        if obs[off[GAME_VOTE_CALLS] + r] > 0.0:
+            return False
+    bad = 0
+    for card in range(T):
+        if CARD_CATEGORY[card] == c.BAD:
+            bad += count(obs[off[GAME_REVEALED] + card] * 20.0)
+    return bad >= QUIET_BAD
+
+
+@kernel
 def menace_turn(obs, off, mask, oxygen, energy, n):
     """An Oxygen-cost ability when it pays: at a table of SPEND_FROM or more, it ends the game,
     or the table already suspects this seat most (it will be voted out, and an exiled seat has
@@ -572,7 +607,12 @@ def menace_turn(obs, off, mask, oxygen, energy, n):
     if energy >= 12 and mask[A.PLAY + EXP]:
         return A.PLAY + EXP
     safe = not_self_wounding(obs, off, mask)
-    if oxygen <= 3 or others * 3.0 > COVER_CARDS[n - MIN_PLAYERS] - 0.5 or not mask[A.DRAW]:
+    if (
+        unwatched(obs, off, n)
+        or oxygen <= 3
+        or others * 3.0 > COVER_CARDS[n - MIN_PLAYERS] - 0.5
+        or not mask[A.DRAW]
+    ):
         choice = first_card(safe, A.PLAY, MENACE_SABOTAGE)
         if choice >= 0:
             return choice

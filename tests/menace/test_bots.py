@@ -266,6 +266,25 @@ def test_menace_waits_for_two_cards_of_cover_at_five_players():
         assert heuristic_choice(obs, ["draw", "play Airlock Breach"], n=n) == expected
 
 
+def test_menace_plays_a_bad_card_without_cover_once_no_other_seat_has_called_a_vote():
+    # Two rounds over, four Bad cards revealed this game, and no other seat has called a vote:
+    # this table does not exile, so cover buys nothing and the Menace plays its Bad card at once
+    # (at 5 players it would wait for two cards of cover). Once another seat has called a vote,
+    # with fewer Bad cards revealed, or in round 2, it waits again.
+    def view(bad=4, calls=0.0, rounds=((0, 1), (1, 1))):
+        obs, _ = crew_view(own_agenda=[(c.THE_VENGEANT, 0), (c.THE_CONTAGION, 1)],
+                           decision=[(rules.CALL_VOTE, 0), (rules.TURN, 1)],
+                           oxygen=[(0, 8 / 20)], past_round=list(rounds),
+                           game_revealed=[(c.AIRLOCK_BREACH, bad / 20)],
+                           game_vote_calls=[(3, calls / 20)])
+        return heuristic_choice(obs, ["draw", "play Airlock Breach"])
+
+    assert view() == "play Airlock Breach"
+    assert view(calls=1) == "draw"
+    assert view(bad=3) == "draw"
+    assert view(rounds=[(0, 1)]) == "draw"
+
+
 def test_menace_abstains_without_a_clear_suspect():
     # Seat 3 played both cards of last round's two Airlock Breaches: a clear suspect, and the
     # Menace votes for it as the Crew would; with no evidence it abstains rather than cast a
