@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 
 def warm(game: str) -> None:
@@ -30,25 +31,20 @@ def warm(game: str) -> None:
 
 
 def main() -> int:
-    games = sys.argv[1:]
-    if games:
-        for game in games:
+    if sys.argv[1:]:
+        for game in sys.argv[1:]:
             warm(game)
         return 0
     import envs
 
+    def compile_alone(game: str) -> int:
+        return subprocess.run([sys.executable, "-m", "tests.warm", game]).returncode
+
     names = sorted(envs.registry)
-    at_once = max(1, min(len(names), os.cpu_count() or 1))
-    running: list[subprocess.Popen] = []
-    failed = []
-    for name in names:
-        if len(running) == at_once:
-            failed += [p.args for p in running[:1] if p.wait()]
-            running = running[1:]
-        running.append(subprocess.Popen([sys.executable, "-m", "tests.warm", name]))
-    failed += [p.args for p in running if p.wait()]
+    with ThreadPoolExecutor(max(1, min(len(names), os.cpu_count() or 1))) as pool:
+        failed = [name for name, code in zip(names, pool.map(compile_alone, names)) if code]
     if failed:
-        print(f"tests.warm: {failed} failed", file=sys.stderr)
+        print(f"tests.warm: compiling {failed} failed", file=sys.stderr)
     return 1 if failed else 0
 
 
